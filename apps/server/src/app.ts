@@ -1,0 +1,153 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { API_VERSIONS, apiVersionsSchema, ERROR_CODES, MSG_RATE_LIMITED } from '@media/contract';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { registerAuthRoutes } from './modules/auth/routes.ts';
+import { registerMfaRoutes } from './modules/mfa/routes.ts';
+import { registerPasswordRoutes } from './modules/passwords/routes.ts';
+import { registerRoleRoutes } from './modules/access/routes.ts';
+import type { Actor } from './platform/auth/actor.ts';
+import { SESSION_COOKIE, SessionStore } from './platform/auth/sessions.ts';
+import type { AppContext } from './platform/context.ts';
+import { sha256 } from './platform/crypto.ts';
+import { CsrfGuard } from './platform/http/csrf.ts';
+import { registerErrorHandler } from './platform/http/error-handler.ts';
+import { registerWebApp } from './platform/http/web-app.ts';
+import { loadRights } from './platform/permissions.ts';
+import { unauthenticated } from './platform/errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user, or null. */
+    actor: Actor | null;
+    /** Why a session cookie was refused (a disconnect message), for the 401. */
+    sessionEndedMessage: string | undefined;
+    /** Whether the request reached us over HTTPS (X-Forwarded-Proto only counts with TRUST_PROXY). */
+    secure: boolean;
+  }
+}
+
+export type AppServices = {
+  sessions: SessionStore;
+  csrf: CsrfGuard;
+};
+
+/** The signed-in user or a 401 that the client turns into the re-login dialog. */
+export const requireActor = (request: FastifyRequest): Actor => {
+  if (!request.actor) throw unauthenticated(request.sessionEndedMessage);
+  return request.actor;
+};
+
+export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
+  const { config } = ctx;
+  const app = Fastify({
+    loggerInstance: ctx.log,
+    trustProxy: config.trustProxy,
+    bodyLimit: 5 * 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  const services: AppServices = {
+    sessions: new SessionStore(ctx.db, config),
+    csrf: new CsrfGuard(config, ctx.secretKey),
+  };
+
+  await app.register(fastifyCookie);
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Media Cloud API', version: '1.0.0', description: 'Every call the web app and the edge agent make.' },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+          csrf: { type: 'apiKey', in: 'header', name: config.csrfHeaderName },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
+
+  await app.register(fastifyRateLimit, {
+    max: config.rateLimitPerMinute,
+    timeWindow: '1 minute',
+    allowList: (request) => !request.url.startsWith('/api/'),
+    keyGenerator: (request) => {
+      const session = request.cookies[SESSION_COOKIE];
+      return session ? `s:${sha256(session)}` : `ip:${request.ip}`;
+    },
+    errorResponseBuilder: (_request, context) =>
+      Object.assign(new Error(`${MSG_RATE_LIMITED} (${context.after})`), { statusCode: 429, code: ERROR_CODES.rateLimited }),
+  });
+
+  app.decorateRequest('actor', null);
+  app.decorateRequest('sessionEndedMessage', undefined);
+  app.decorateRequest('secure', false);
+  app.addHook('onRequest', async (request, reply) => {
+    request.secure = request.protocol === 'https';
+    const sessionId = request.cookies[SESSION_COOKIE];
+    if (sessionId && request.url.startsWith('/api/')) {
+      const session = await services.sessions.resolve(sessionId);
+      if (session.ok) {
+        let rights: ReturnType<Actor['rights']> | undefined;
+        request.actor = {
+          userId: session.userId,
+          username: session.username,
+          sessionIdHash: session.idHash,
+          sessionPublicId: session.publicId,
+          rights: () => {
+            rights ??= loadRights(ctx.db, session.userId);
+            return rights;
+          },
+        };
+      } else {
+        request.sessionEndedMessage = session.message;
+        reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      }
+    }
+    if (request.url.startsWith('/api/')) services.csrf.check(request, request.actor?.sessionIdHash);
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('referrer-policy', 'same-origin');
+  });
+
+  app.get(
+    '/config/apiVersions.json',
+    { schema: { tags: ['platform'], description: 'API versions for the X-Api-Version header', response: { 200: apiVersionsSchema } } },
+    () => API_VERSIONS,
+  );
+
+  const web = await registerWebApp(app, config, (request, reply) => services.csrf.ensureCookie(request, reply, request.secure));
+
+  await app.register(
+    async (api) => {
+    // Every API answer gives a browser without an anti-forgery token one.
+    api.addHook('onRequest', async (request, reply) => services.csrf.ensureCookie(request, reply, request.secure));
+    registerAuthRoutes(api, ctx, services);
+    registerPasswordRoutes(api, ctx, services);
+    registerMfaRoutes(api, ctx, services);
+    registerRoleRoutes(api, ctx, services);
+    },
+    { prefix: '/api' },
+  );
+
+  app.setNotFoundHandler((request, reply) => {
+    const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/config/');
+    if (isPage && !/\.[a-z0-9]+$/i.test(request.url.split('?')[0] ?? '')) return web.sendPage(request, reply);
+    return reply.status(404).send({ error: { code: ERROR_CODES.notFound, message: `No route ${request.method} ${request.url.split('?')[0]}` } });
+  });
+
+  return app;
+};

@@ -1,0 +1,61 @@
+import { DEFAULT_FILE_COLUMNS, DEFAULT_LOGGING_COLUMNS } from '@media/contract';
+import { eq, sql } from 'drizzle-orm';
+import { ensureDefaultRoles, grantManager } from './modules/access/service.ts';
+import { columnSets, installation } from './modules/config/tables.ts';
+import { insertMissingDefaultRules } from './modules/passwords/repo.ts';
+import { users } from './modules/users/tables.ts';
+import { hashPassword } from './platform/auth/password-hash.ts';
+import { randomToken } from './platform/crypto.ts';
+import type { Db } from './platform/db/client.ts';
+
+export type BootstrapOutcome = {
+  secretKey: string;
+  /** Set only when this start created `admin` with a generated password, to print once. */
+  generatedAdminPassword?: string;
+  createdAdmin: boolean;
+};
+
+/**
+ * First start on an empty database: cloud root, `admin`, default roles, columns and password rules.
+ * Later starts add only what is missing and never change what is there.
+ */
+export const bootstrap = async (db: Db, options: { adminPassword?: string; secretKey?: string }): Promise<BootstrapOutcome> => {
+  const generatedAdminPassword = options.adminPassword ? undefined : randomToken(12);
+  const adminHash = await hashPassword(options.adminPassword ?? generatedAdminPassword ?? '');
+  return db.transaction(async (tx) => {
+    // Serialise concurrent first starts of several instances.
+    await tx.execute(sql`select pg_advisory_xact_lock(727002)`);
+    await tx
+      .insert(installation)
+      .values([
+        { key: 'cloud_name', value: 'Cloud' },
+        { key: 'secret_key', value: randomToken(32) },
+      ])
+      .onConflictDoNothing();
+    const [secretRow] = await tx.select().from(installation).where(eq(installation.key, 'secret_key'));
+    await ensureDefaultRoles(tx);
+    await insertMissingDefaultRules(tx);
+    await tx
+      .insert(columnSets)
+      .values([
+        { scope: 'cloud', kind: 'file', columns: DEFAULT_FILE_COLUMNS, autoInherit: false },
+        { scope: 'cloud', kind: 'logging', columns: DEFAULT_LOGGING_COLUMNS, autoInherit: false },
+      ])
+      .onConflictDoNothing();
+    const [existingAdmin] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.username})`, 'admin'));
+    let createdAdmin = false;
+    if (!existingAdmin) {
+      const [admin] = await tx
+        .insert(users)
+        .values({ username: 'admin', fullname: 'Administrator', passwordHash: adminHash, passwordChangedAt: new Date() })
+        .returning({ id: users.id });
+      if (admin) await grantManager(tx, { userId: admin.id, scope: 'admin' });
+      createdAdmin = true;
+    }
+    return {
+      secretKey: options.secretKey ?? secretRow?.value ?? '',
+      generatedAdminPassword: createdAdmin ? generatedAdminPassword : undefined,
+      createdAdmin,
+    };
+  });
+};

@@ -1,0 +1,80 @@
+import { and, eq, gt, isNotNull, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { users } from '../users/tables.ts';
+import { loginFailures } from './tables.ts';
+
+export type FailureKind = 'user' | 'ip';
+
+export const findUserForLogin = async (db: DbOrTx, login: string) => {
+  const name = login.trim().toLowerCase();
+  const [user] = await db
+    .select({
+      id: users.id,
+      username: users.username,
+      passwordHash: users.passwordHash,
+      disabled: users.disabled,
+      mfaSecret: users.mfaSecret,
+    })
+    .from(users)
+    .where(or(eq(sql`lower(${users.username})`, name), eq(sql`lower(${users.email})`, name)))
+    .orderBy(sql`lower(${users.username}) = ${name} desc`)
+    .limit(1);
+  return user;
+};
+
+export const findActiveLocks = async (db: DbOrTx, keys: { kind: FailureKind; key: string }[], now: Date) => {
+  if (keys.length === 0) return [];
+  return db
+    .select()
+    .from(loginFailures)
+    .where(
+      and(
+        or(...keys.map((k) => and(eq(loginFailures.kind, k.kind), eq(loginFailures.key, k.key)))),
+        gt(loginFailures.lockedUntil, now),
+      ),
+    );
+};
+
+/** Counts one failure in the window, restarting the count when the window has passed; returns the new count. */
+export const recordFailure = async (db: DbOrTx, kind: FailureKind, key: string, windowStart: Date) => {
+  const [row] = await db
+    .insert(loginFailures)
+    .values({ kind, key, failures: 1 })
+    .onConflictDoUpdate({
+      target: [loginFailures.kind, loginFailures.key],
+      set: {
+        failures: sql`case when ${loginFailures.firstFailureAt} < ${windowStart} then 1 else ${loginFailures.failures} + 1 end`,
+        firstFailureAt: sql`case when ${loginFailures.firstFailureAt} < ${windowStart} then now() else ${loginFailures.firstFailureAt} end`,
+      },
+    })
+    .returning({ failures: loginFailures.failures });
+  return row?.failures ?? 1;
+};
+
+export const lock = async (db: DbOrTx, kind: FailureKind, key: string, until: Date) => {
+  await db
+    .update(loginFailures)
+    .set({ lockedUntil: until })
+    .where(and(eq(loginFailures.kind, kind), eq(loginFailures.key, key)));
+};
+
+export const clearFailures = async (db: DbOrTx, kind: FailureKind, key: string) => {
+  const removed = await db
+    .delete(loginFailures)
+    .where(and(eq(loginFailures.kind, kind), eq(loginFailures.key, key)))
+    .returning({ key: loginFailures.key });
+  return removed.length;
+};
+
+export const findLocksPage = async (db: DbOrTx, now: Date, offset: number, limit: number) => {
+  const where = and(isNotNull(loginFailures.lockedUntil), gt(loginFailures.lockedUntil, now));
+  const rows = await db
+    .select()
+    .from(loginFailures)
+    .where(where)
+    .orderBy(loginFailures.lockedUntil)
+    .offset(offset)
+    .limit(limit);
+  const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(loginFailures).where(where);
+  return { rows, total: count?.total ?? 0 };
+};

@@ -1,0 +1,37 @@
+import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from '../users/tables.ts';
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** SHA-256 of the session id; the id itself is only ever in the cookie. */
+    idHash: text().primaryKey(),
+    /** Short public handle for lists and disconnection; not a secret. */
+    publicId: text().notNull().unique(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    ip: text().notNull().default(''),
+    userAgent: text().notNull().default(''),
+    /** Set when ended by someone else; the next call answers 401 with this text. */
+    endedAt: timestamp({ withTimezone: true }),
+    disconnectMessage: text(),
+  },
+  (t) => [index().on(t.userId)],
+);
+
+/** Failed sign-ins per key ('user:<name>' or 'ip:<address>') within the failure window. */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    key: text().notNull(),
+    kind: text({ enum: ['user', 'ip'] }).notNull(),
+    failures: integer().notNull().default(0),
+    firstFailureAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp({ withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.key] })],
+);

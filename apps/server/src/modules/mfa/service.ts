@@ -1,0 +1,109 @@
+import {
+  MFA_ISSUER,
+  MFA_RECOVERY_CODE_COUNT,
+  MSG_MFA_ALREADY_ENABLED,
+  MSG_MFA_CODE_INVALID,
+  MSG_MFA_NOT_ENABLED,
+  MSG_MFA_NOT_PENDING,
+} from '@media/contract';
+import { generateSecret, generateURI, verify } from 'otplib';
+import QRCode from 'qrcode';
+import type { Actor } from '../../platform/auth/actor.ts';
+import { randomBytes } from 'node:crypto';
+import { sha256 } from '../../platform/crypto.ts';
+import type { Db, DbOrTx } from '../../platform/db/client.ts';
+import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { requireRight } from '../../platform/permissions.ts';
+import * as repo from './repo.ts';
+
+/** One step either side, for clocks that drift a little. */
+const EPOCH_TOLERANCE_SECONDS = 30;
+
+const normaliseRecoveryCode = (code: string) => code.replace(/[\s-]/g, '').toLowerCase();
+
+const newRecoveryCode = () => {
+  const raw = randomBytes(5).toString('hex');
+  return `${raw.slice(0, 5)}-${raw.slice(5)}`;
+};
+
+const isTotp = async (secret: string, code: string) => {
+  if (!/^\d{6}$/.test(code)) return false;
+  try {
+    const outcome = await verify({ secret, token: code, epochTolerance: EPOCH_TOLERANCE_SECONDS });
+    return outcome.valid;
+  } catch {
+    return false;
+  }
+};
+
+/** A TOTP code of the enrolled secret, or an unused recovery code (which is then spent). */
+export const verifySecondFactor = async (db: DbOrTx, user: { id: number; mfaSecret: string }, code: string) => {
+  const trimmed = code.trim();
+  if (await isTotp(user.mfaSecret, trimmed)) return true;
+  return repo.useRecoveryCode(db, user.id, sha256(normaliseRecoveryCode(trimmed)));
+};
+
+const requireSelf = async (db: Db, actor: Actor, userId: number) => {
+  const state = await repo.findMfaState(db, userId);
+  if (!state) throw notFound('User');
+  if (actor.userId !== userId) throw forbidden();
+  return state;
+};
+
+export const getStatus = async (options: { db: Db; actor: Actor; userId: number }) => {
+  const state = await repo.findMfaState(options.db, options.userId);
+  if (!state) throw notFound('User');
+  if (options.actor.userId !== options.userId) await requireRight(options.db, options.actor, 'cloud.admin');
+  return {
+    enabled: state.mfaSecret != null,
+    pending: state.mfaPendingSecret != null,
+    recoveryCodesLeft: await repo.countUnusedRecoveryCodes(options.db, options.userId),
+  };
+};
+
+export const startEnrolment = async (options: { db: Db; actor: Actor; userId: number }) => {
+  const state = await requireSelf(options.db, options.actor, options.userId);
+  if (state.mfaSecret) throw badRequest(MSG_MFA_ALREADY_ENABLED);
+  const secret = generateSecret();
+  await repo.setPendingSecret(options.db, options.userId, secret);
+  const otpauthUri = generateURI({ issuer: MFA_ISSUER, label: state.username, secret });
+  return { secret, otpauthUri, qrCode: await QRCode.toDataURL(otpauthUri) };
+};
+
+export const confirmEnrolment = async (options: { db: Db; actor: Actor; userId: number; code: string }) => {
+  const state = await requireSelf(options.db, options.actor, options.userId);
+  if (state.mfaSecret) throw badRequest(MSG_MFA_ALREADY_ENABLED);
+  if (!state.mfaPendingSecret) throw badRequest(MSG_MFA_NOT_PENDING);
+  if (!(await isTotp(state.mfaPendingSecret, options.code))) throw badRequest(MSG_MFA_CODE_INVALID, { code: MSG_MFA_CODE_INVALID });
+  const recoveryCodes = Array.from({ length: MFA_RECOVERY_CODE_COUNT }, newRecoveryCode);
+  const pending = state.mfaPendingSecret;
+  await options.db.transaction(async (tx) => {
+    await repo.setSecret(tx, options.userId, pending);
+    await repo.replaceRecoveryCodes(tx, options.userId, recoveryCodes.map((c) => sha256(normaliseRecoveryCode(c))));
+  });
+  return { recoveryCodes };
+};
+
+export const disable = async (options: { db: Db; actor: Actor; userId: number; code: string }) => {
+  const state = await requireSelf(options.db, options.actor, options.userId);
+  if (!state.mfaSecret) throw badRequest(MSG_MFA_NOT_ENABLED);
+  const secret = state.mfaSecret;
+  await options.db.transaction(async (tx) => {
+    if (!(await verifySecondFactor(tx, { id: options.userId, mfaSecret: secret }, options.code))) {
+      throw badRequest(MSG_MFA_CODE_INVALID, { code: MSG_MFA_CODE_INVALID });
+    }
+    await repo.setSecret(tx, options.userId, null);
+    await repo.replaceRecoveryCodes(tx, options.userId, []);
+  });
+};
+
+/** An administrator removes a user's second factor, e.g. after a lost phone. */
+export const reset = async (options: { db: Db; actor: Actor; userId: number }) => {
+  const state = await repo.findMfaState(options.db, options.userId);
+  if (!state) throw notFound('User');
+  await requireRight(options.db, options.actor, 'cloud.admin');
+  await options.db.transaction(async (tx) => {
+    await repo.setSecret(tx, options.userId, null);
+    await repo.replaceRecoveryCodes(tx, options.userId, []);
+  });
+};

@@ -1,0 +1,88 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = (fallback: boolean) =>
+  z
+    .enum(['0', '1', 'true', 'false', ''])
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? fallback : v === '1' || v === 'true'));
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().optional().transform((v) => (v ? v : undefined)),
+  ADMIN_PASSWORD: z.string().optional().transform((v) => (v ? v : undefined)),
+  SEED_DEMO: flag(false),
+  LOCAL_EDGE: flag(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(8 * 60),
+  SESSION_ABSOLUTE_MINUTES: z.coerce.number().int().min(1).default(7 * 24 * 60),
+  TRUST_PROXY: flag(false),
+  SMTP_URL: z.string().optional().transform((v) => (v ? v : undefined)),
+  MAIL_FROM: z.string().default('Media Cloud <no-reply@localhost>'),
+  PUBLIC_URL: z.string().optional().transform((v) => (v ? v.replace(/\/$/, '') : undefined)),
+  CSRF_COOKIE_NAME: z.string().regex(/^[A-Za-z0-9_-]+$/).default('csrftoken'),
+  CSRF_HEADER_NAME: z.string().regex(/^[A-Za-z0-9-]+$/).default('X-CSRFToken'),
+  SECRET_KEY: z.string().optional().transform((v) => (v ? v : undefined)),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  adminPassword: string | undefined;
+  seedDemo: boolean;
+  localEdge: boolean;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  rateLimitPerMinute: number;
+  sessionIdleMinutes: number;
+  sessionAbsoluteMinutes: number;
+  trustProxy: boolean;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Base of links in mails; falls back to the address the server listens on. */
+  publicUrl: string;
+  csrfCookieName: string;
+  csrfHeaderName: string;
+  /** Key of the HMACs that bind anti-forgery tokens to sessions; from SECRET_KEY or generated into DATA_DIR. */
+  secretKey: string | undefined;
+  /** Serve the built web app from this folder, when it exists. */
+  webDist: string;
+};
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once, at start; a bad value stops the start with a clear message. */
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid environment: ${problems}`);
+  }
+  const e = parsed.data;
+  const localHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    adminPassword: e.ADMIN_PASSWORD,
+    seedDemo: e.SEED_DEMO,
+    localEdge: e.LOCAL_EDGE,
+    logLevel: e.LOG_LEVEL,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    sessionAbsoluteMinutes: e.SESSION_ABSOLUTE_MINUTES,
+    trustProxy: e.TRUST_PROXY,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    publicUrl: e.PUBLIC_URL ?? `http://${localHost}:${e.PORT}`,
+    csrfCookieName: e.CSRF_COOKIE_NAME,
+    csrfHeaderName: e.CSRF_HEADER_NAME,
+    secretKey: e.SECRET_KEY,
+    webDist: path.resolve(import.meta.dirname, '../../../web/dist'),
+  };
+};

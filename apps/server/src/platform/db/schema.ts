@@ -1,0 +1,8 @@
+// Every module's tables, for drizzle-kit and for the typed query API.
+export * from '../../modules/access/tables.ts';
+export * from '../../modules/auth/tables.ts';
+export * from '../../modules/config/tables.ts';
+export * from '../../modules/mfa/tables.ts';
+export * from '../../modules/organisation/tables.ts';
+export * from '../../modules/passwords/tables.ts';
+export * from '../../modules/users/tables.ts';

@@ -1,0 +1,50 @@
+import { ERROR_CODES, type ErrorBody, MSG_GENERIC_ERROR } from '@media/contract';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../errors.ts';
+
+const body = (code: string, message: string, fields?: Record<string, string>): ErrorBody => ({
+  error: fields && Object.keys(fields).length > 0 ? { message, code, fields } : { message, code },
+});
+
+type ValidationIssue = { keyword?: string; instancePath?: string; message?: string; params?: { keys?: string[] } };
+
+/** Turns zod issues into `fields` (by dotted path) and one summary message. */
+const validationFields = (issues: ValidationIssue[]) => {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const base = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+    if (issue.keyword === 'unrecognized_keys' && issue.params?.keys) {
+      for (const key of issue.params.keys) fields[base ? `${base}.${key}` : key] = 'Unknown field';
+    } else {
+      fields[base || '_'] = issue.message ?? 'Invalid value';
+    }
+  }
+  return fields;
+};
+
+export const registerErrorHandler = (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.status).send(body(error.code, error.message, error.fields));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields = validationFields(error.validation as ValidationIssue[]);
+      const summary = Object.entries(fields)
+        .map(([field, message]) => (field === '_' ? message : `${field}: ${message}`))
+        .join('; ');
+      return reply.status(400).send(body(ERROR_CODES.validation, `Invalid ${error.validationContext ?? 'request'}: ${summary}`, fields));
+    }
+    const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status === 429) {
+      return reply.status(429).send(body(ERROR_CODES.rateLimited, error.message));
+    }
+    if (status >= 400 && status < 500) {
+      const code = status === 413 ? ERROR_CODES.tooLarge : status === 415 ? ERROR_CODES.unsupportedMediaType : ERROR_CODES.validation;
+      return reply.status(status).send(body(code, error.message));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send(body(ERROR_CODES.internal, MSG_GENERIC_ERROR));
+  });
+
+};

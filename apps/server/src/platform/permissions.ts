@@ -1,0 +1,126 @@
+import { type Ancestry, emptyRights, hasRight, type Right, type RightsSnapshot } from '@media/contract';
+import { and, eq, inArray, or } from 'drizzle-orm';
+import { accountAccess, managerGrants, roles } from '../modules/access/tables.ts';
+import { accounts, resellers, siteGroups, sites } from '../modules/organisation/tables.ts';
+import { users } from '../modules/users/tables.ts';
+import type { Actor } from './auth/actor.ts';
+import type { DbOrTx } from './db/client.ts';
+import { forbidden, notFound } from './errors.ts';
+
+/** The one answer to "may this user do this on this entity", used by every service. */
+export const loadRights = async (db: DbOrTx, userId: number): Promise<RightsSnapshot> => {
+  const rights = emptyRights(userId);
+  const grants = await db
+    .select({ scope: managerGrants.scope, scopeId: managerGrants.scopeId })
+    .from(managerGrants)
+    .where(eq(managerGrants.userId, userId));
+  const admin = grants.some((g) => g.scope === 'admin');
+  const ids = (scope: string) => new Set(grants.filter((g) => g.scope === scope && g.scopeId != null).map((g) => g.scopeId as number));
+  const access = await db
+    .select({ accountId: accountAccess.accountId, isManager: roles.isManager })
+    .from(accountAccess)
+    .innerJoin(roles, eq(roles.id, accountAccess.roleId))
+    .where(eq(accountAccess.userId, userId));
+  return {
+    ...rights,
+    admin,
+    resellers: ids('reseller'),
+    siteGroups: ids('sitegroup'),
+    sites: ids('site'),
+    accountManager: new Set(access.filter((a) => a.isManager).map((a) => a.accountId)),
+    accounts: new Set(access.map((a) => a.accountId)),
+  };
+};
+
+export type EntityRef =
+  | { kind: 'cloud' }
+  | { kind: 'reseller' | 'siteGroup' | 'site' | 'account'; id: number };
+
+const ENTITY_LABEL = { reseller: 'Reseller', siteGroup: 'Site group', site: 'Site', account: 'Account' } as const;
+
+/** Where an entity sits in the hierarchy; undefined when it does not exist. */
+export const findAncestry = async (db: DbOrTx, entity: EntityRef): Promise<Ancestry | undefined> => {
+  switch (entity.kind) {
+    case 'cloud':
+      return {};
+    case 'reseller': {
+      const [row] = await db.select({ resellerId: resellers.id }).from(resellers).where(eq(resellers.id, entity.id));
+      return row;
+    }
+    case 'siteGroup': {
+      const [row] = await db
+        .select({ siteGroupId: siteGroups.id, resellerId: siteGroups.resellerId })
+        .from(siteGroups)
+        .where(eq(siteGroups.id, entity.id));
+      return row;
+    }
+    case 'site': {
+      const [row] = await db
+        .select({ siteId: sites.id, siteGroupId: sites.siteGroupId, resellerId: siteGroups.resellerId })
+        .from(sites)
+        .innerJoin(siteGroups, eq(siteGroups.id, sites.siteGroupId))
+        .where(eq(sites.id, entity.id));
+      return row;
+    }
+    case 'account': {
+      const [row] = await db
+        .select({
+          accountId: accounts.id,
+          siteId: accounts.siteId,
+          siteGroupId: sites.siteGroupId,
+          resellerId: siteGroups.resellerId,
+        })
+        .from(accounts)
+        .innerJoin(sites, eq(sites.id, accounts.siteId))
+        .innerJoin(siteGroups, eq(siteGroups.id, sites.siteGroupId))
+        .where(eq(accounts.id, entity.id));
+      return row;
+    }
+  }
+};
+
+/** Throws 404 when the entity does not exist, 403 when the actor lacks the right. */
+export const requireRight = async (db: DbOrTx, actor: Actor, right: Right, entity: EntityRef = { kind: 'cloud' }) => {
+  const ancestry = await findAncestry(db, entity);
+  if (!ancestry) throw notFound(entity.kind === 'cloud' ? 'Cloud' : ENTITY_LABEL[entity.kind]);
+  if (!hasRight(await actor.rights(), right, ancestry)) throw forbidden();
+  return ancestry;
+};
+
+/**
+ * A user may manage their own user; administrators any user; site managers (and above) the users
+ * who have access to an account of a site they manage.
+ */
+export const requireUserManagement = async (db: DbOrTx, actor: Actor, userId: number) => {
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+  if (!user) throw notFound('User');
+  if (actor.userId === userId) return;
+  const rights = await actor.rights();
+  if (rights.admin) return;
+  const places = await db
+    .select({ accountId: accounts.id, siteId: sites.id, siteGroupId: sites.siteGroupId, resellerId: siteGroups.resellerId })
+    .from(accountAccess)
+    .innerJoin(accounts, eq(accounts.id, accountAccess.accountId))
+    .innerJoin(sites, eq(sites.id, accounts.siteId))
+    .innerJoin(siteGroups, eq(siteGroups.id, sites.siteGroupId))
+    .where(eq(accountAccess.userId, userId));
+  if (!places.some((place) => hasRight(rights, 'site.manage', place))) throw forbidden();
+};
+
+/** Accounts, sites, site groups and resellers an actor can see at all; for filtering lists. */
+export const visibleSiteIds = async (db: DbOrTx, rights: RightsSnapshot): Promise<number[] | 'all'> => {
+  if (rights.admin) return 'all';
+  const rows = await db
+    .select({ id: sites.id })
+    .from(sites)
+    .innerJoin(siteGroups, eq(siteGroups.id, sites.siteGroupId))
+    .where(
+      or(
+        inArray(sites.id, [...rights.sites, -1]),
+        inArray(sites.siteGroupId, [...rights.siteGroups, -1]),
+        inArray(siteGroups.resellerId, [...rights.resellers, -1]),
+        and(inArray(sites.id, db.select({ id: accounts.siteId }).from(accounts).where(inArray(accounts.id, [...rights.accounts, -1])))),
+      ),
+    );
+  return rows.map((r) => r.id);
+};

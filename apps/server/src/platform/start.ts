@@ -1,0 +1,32 @@
+import path from 'node:path';
+import pino from 'pino';
+import { bootstrap, type BootstrapOutcome } from '../bootstrap.ts';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { openDatabase } from './db/client.ts';
+import { loggerOptions } from './logging.ts';
+import { createMailer } from './mail.ts';
+
+export type StartedContext = { ctx: AppContext; outcome: BootstrapOutcome };
+
+/** Opens the database of the config, migrates it forward and fills in what a first start needs. */
+export const createContext = async (
+  config: Config,
+  options: { logStream?: NodeJS.WritableStream; database?: { poolSize?: number; inMemory?: boolean } } = {},
+): Promise<StartedContext> => {
+  const log = pino(loggerOptions(config.logLevel), options.logStream ?? process.stdout);
+  const database = config.databaseUrl
+    ? await openDatabase({ driver: 'postgres', url: config.databaseUrl, poolSize: options.database?.poolSize })
+    : await openDatabase({ driver: 'pglite', dataDir: options.database?.inMemory ? undefined : path.join(config.dataDir, 'db') });
+  await database.migrate();
+  const outcome = await bootstrap(database.db, { adminPassword: config.adminPassword, secretKey: config.secretKey });
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    secretKey: outcome.secretKey,
+    mailer: createMailer(config, log),
+    log,
+  };
+  return { ctx, outcome };
+};

@@ -1,0 +1,37 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './platform/config.ts';
+import { createContext } from './platform/start.ts';
+
+const main = async () => {
+  const config = loadConfig();
+  const { ctx, outcome } = await createContext(config);
+  const app = await buildApp(ctx);
+  const shutdown = async (signal: string) => {
+    ctx.log.info({ signal }, 'shutting down');
+    await app.close();
+    await ctx.database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  await app.listen({ port: config.port, host: config.host });
+  ctx.log.info(
+    { url: config.publicUrl, database: ctx.database.driver === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}/db` },
+    'listening',
+  );
+  if (outcome.generatedAdminPassword) {
+    // Printed once, on the console only: the only way to learn it.
+    process.stdout.write(
+      `\n  First start: user "admin" was created with the generated password:\n\n      ${outcome.generatedAdminPassword}\n\n  Sign in at ${config.publicUrl}/login and change it from your user settings.\n\n`,
+    );
+  }
+};
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`Start failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+});

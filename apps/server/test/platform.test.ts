@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp, testDriver } from './harness.ts';
+
+describe(`HTTP conventions (${testDriver()})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('serves the web app with the anti-forgery names injected as window.__APP_SETTINGS__', async () => {
+    const response = await t.client().get('/');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toContain('text/html');
+    expect(response.body).toContain('window.__APP_SETTINGS__={"csrfCookieName":"csrftoken","csrfHeaderName":"X-CSRFToken"}');
+    expect(String(response.headers['set-cookie'])).toContain('csrftoken=');
+  });
+
+  it('falls back to the web app for page routes but not for unknown API routes', async () => {
+    const page = await t.client().get('/users/user_settings/1/');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('__APP_SETTINGS__');
+    const api = await t.client().get<{ error: { code: string } }>('/api/nothing-here');
+    expect(api.status).toBe(404);
+    expect(api.body.error.code).toBe('not_found');
+  });
+
+  it('answers the API versions', async () => {
+    const response = await t.client().get<{ mediaUpdate: string }>('/config/apiVersions.json');
+    expect(response.status).toBe(200);
+    expect(response.body.mediaUpdate).toBe('20210705');
+  });
+
+  it('wraps results and collections in the envelope with total and channel', async () => {
+    const admin = await t.admin();
+    const response = await admin.get<{ results: { name: string }[]; total: number; channel: string }>('/api/roles');
+    expect(response.status).toBe(200);
+    expect(response.body.total).toBe(4);
+    expect(response.body.channel).toBe('cloud/roles');
+    expect(response.body.results.map((r) => r.name)).toEqual(['Account Manager', 'Editor', 'Logger', 'Viewer']);
+  });
+
+  it('refuses a write without the anti-forgery header with 403 csrf', async () => {
+    const client = t.client();
+    const response = await client.request<{ error: { code: string } }>({
+      method: 'POST',
+      url: '/api/login',
+      body: { username: 'admin', password: 'x' },
+      csrf: false,
+    });
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe('csrf');
+  });
+
+  it('refuses a write whose header does not match the cookie', async () => {
+    const client = t.client();
+    await client.get('/api/passwordRules');
+    const response = await client.request<{ error: { code: string } }>({
+      method: 'POST',
+      url: '/api/login',
+      body: { username: 'admin', password: 'x' },
+      headers: { 'X-CSRFToken': 'forged' },
+      csrf: false,
+    });
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe('csrf');
+  });
+
+  it('refuses a token from before sign-in once signed in (bound to the session)', async () => {
+    const client = await t.admin();
+    const before = client.csrfToken as string;
+    expect(before).toContain('.');
+    const other = t.client();
+    await other.get('/api/passwordRules');
+    client.cookies.set('csrftoken', other.csrfToken as string);
+    const response = await client.post<{ error: { code: string } }>('/api/logout');
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe('csrf');
+  });
+
+  it('refuses a cross-site write even with a matching token', async () => {
+    const client = t.client();
+    const response = await client.post<{ error: { code: string } }>(
+      '/api/login',
+      { username: 'admin', password: 'x' },
+      { headers: { 'sec-fetch-site': 'cross-site' } },
+    );
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe('csrf');
+  });
+
+  it('refuses unknown body fields with 400 and names them', async () => {
+    const response = await t.client().post<{ error: { code: string; fields: Record<string, string> } }>('/api/login', {
+      username: 'admin',
+      password: 'x',
+      remember: true,
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('validation');
+    expect(response.body.error.fields.remember).toBe('Unknown field');
+  });
+
+  it('answers 401 without a session', async () => {
+    const response = await t.client().get<{ error: { code: string } }>('/api/me');
+    expect(response.status).toBe(401);
+    expect(response.body.error.code).toBe('unauthenticated');
+  });
+
+  it('publishes an OpenAPI document built from the zod schemas, and the docs page', async () => {
+    const doc = await t.client().get<{ openapi: string; paths: Record<string, unknown> }>('/api/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/api/login', '/api/me', '/api/users/{id}/setPassword']));
+    const page = await t.client().get('/api/docs/');
+    expect(page.status).toBe(200);
+  });
+});
+
+describe(`rate limiting (${testDriver()})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ RATE_LIMIT_PER_MINUTE: '5' });
+  });
+  afterAll(() => t.close());
+
+  it('answers 429 with Retry-After once the per-minute limit is used up', async () => {
+    const client = t.client();
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<typeof client.get>> | undefined;
+    for (let i = 0; i < 7; i++) {
+      last = await client.get('/api/passwordRules');
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+    expect(statuses[6]).toBe(429);
+    expect(Number(last?.headers['retry-after'])).toBeGreaterThan(0);
+    expect((last?.body as { error: { code: string } }).error.code).toBe('rate_limited');
+  });
+});

@@ -1,0 +1,10 @@
+export const MSG_LOGIN_INVALID = 'Invalid username or password';
+export const MSG_LOGIN_MFA_REQUIRED = 'Please enter the verification code from your authenticator app';
+export const MSG_LOGIN_MFA_INVALID = 'The verification code is not valid';
+export const MSG_LOGIN_LOCKED = 'Too many failed sign-in attempts. Please try again later';
+export const MSG_NOT_SIGNED_IN = 'You are not signed in';
+export const MSG_FORBIDDEN = 'You do not have permission to do this';
+export const MSG_CSRF = 'The anti-forgery token is missing or wrong; please reload the page';
+export const MSG_RATE_LIMITED = 'Too many requests; please retry later';
+export const MSG_API_VERSION = 'Unsupported API version';
+export const MSG_GENERIC_ERROR = 'an error has occurred';

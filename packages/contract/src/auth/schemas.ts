@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { resultsOf } from '../http/envelope.ts';
+
+export const LOGIN_STATUSES = ['valid', 'invalidmfa', 'invalid', 'locked'] as const;
+export type LoginStatus = (typeof LOGIN_STATUSES)[number];
+
+export const loginRequestSchema = z
+  .strictObject({
+    username: z.string().min(1).max(200).describe('User name or email address'),
+    password: z.string().min(1).max(1000),
+    mfaCode: z.string().max(64).optional().describe('TOTP code or a recovery code, when the user has a second factor'),
+  })
+  .describe('Sign-in');
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const loginResponseSchema = resultsOf(
+  z.object({
+    status: z.enum(LOGIN_STATUSES),
+    error: z.string().describe('Why sign-in failed; empty when valid'),
+  }),
+);
+export type LoginResult = z.infer<typeof loginResponseSchema>['results'];
+
+export const meSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  fullname: z.string(),
+  email: z.string(),
+  emailverified: z.boolean(),
+  mfaEnabled: z.boolean(),
+  rights: z.object({
+    admin: z.array(z.number().int()).describe('Non-empty when the user is an administrator'),
+    resellers: z.array(z.number().int()).describe('Resellers the user manages'),
+    siteGroups: z.array(z.number().int()).describe('Site groups the user manages'),
+    sites: z.array(z.number().int()).describe('Sites the user manages'),
+    accountManager: z.array(z.number().int()).describe('Accounts where the user has a role with isManager'),
+    accounts: z.array(z.number().int()).describe('Accounts the user has access to'),
+  }),
+});
+export type Me = z.infer<typeof meSchema>;
+export const meResponseSchema = resultsOf(meSchema);
+
+export const LOCKOUT_KINDS = ['user', 'ip'] as const;
+
+export const lockoutSchema = z.object({
+  kind: z.enum(LOCKOUT_KINDS).describe('user: a user name; ip: a client address'),
+  key: z.string(),
+  failures: z.number().int(),
+  lockedUntil: z.string().describe('ISO time when sign-in opens again by itself'),
+});
+export type Lockout = z.infer<typeof lockoutSchema>;
+
+export const liftLockoutRequestSchema = z.strictObject({
+  kind: z.enum(LOCKOUT_KINDS),
+  key: z.string().min(1).max(200),
+});

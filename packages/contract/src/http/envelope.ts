@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/** Every successful answer is `{ results }`; the web client unwraps it unless it sends this header. */
+export const RAW_RESPONSE_HEADER = 'X-Raw-Response';
+
+export const errorBodySchema = z
+  .object({
+    error: z.object({
+      message: z.string().describe('Text for the user'),
+      code: z.string().describe('Stable machine-readable code'),
+      fields: z.record(z.string(), z.string()).optional().describe('Per-field messages of a form'),
+    }),
+  })
+  .describe('Error answer');
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const resultsOf = <T extends z.ZodType>(payload: T) => z.object({ results: payload });
+
+export const collectionOf = <T extends z.ZodType>(item: T) =>
+  z.object({
+    results: z.array(item),
+    total: z.number().int().describe('Number of items matching, ignoring offset and limit'),
+    channel: z.string().describe('Live-update channel that announces changes to this collection'),
+  });
+
+export const pageQuerySchema = z.object({
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+export const idParamSchema = z.object({ id: z.coerce.number().int().positive() });
+
+export const okSchema = resultsOf(z.object({ ok: z.literal(true) }));
+
+/** Error codes shared by server and client. */
+export const ERROR_CODES = {
+  validation: 'validation',
+  unauthenticated: 'unauthenticated',
+  forbidden: 'forbidden',
+  notFound: 'not_found',
+  conflict: 'conflict',
+  csrf: 'csrf',
+  apiVersion: 'apiversion',
+  rateLimited: 'rate_limited',
+  tooLarge: 'too_large',
+  unsupportedMediaType: 'unsupported_media_type',
+  internal: 'internal',
+} as const;
