@@ -4,7 +4,7 @@ import { createContext } from './platform/start.ts';
 
 const main = async () => {
   const config = loadConfig();
-  const { ctx, outcome } = await createContext(config);
+  const { ctx, outcome, demo } = await createContext(config);
   const app = await buildApp(ctx);
   const shutdown = async (signal: string) => {
     ctx.log.info({ signal }, 'shutting down');
@@ -23,6 +23,13 @@ const main = async () => {
     // Printed once, on the console only: the only way to learn it.
     process.stdout.write(
       `\n  First start: user "admin" was created with the generated password:\n\n      ${outcome.generatedAdminPassword}\n\n  Sign in at ${config.publicUrl}/login and change it from your user settings.\n\n`,
+    );
+  }
+  if (demo) {
+    const width = Math.max(...demo.logins.map((l) => l.username.length));
+    const lines = demo.logins.map((l) => `      ${l.username.padEnd(width)}  ${l.role}`);
+    process.stdout.write(
+      `\n  Demo data loaded. Every demo user signs in with the password: ${demo.password}\n\n${lines.join('\n')}\n\n`,
     );
   }
 };

@@ -14,6 +14,7 @@ const envSchema = z.object({
   DATABASE_URL: z.string().optional().transform((v) => (v ? v : undefined)),
   ADMIN_PASSWORD: z.string().optional().transform((v) => (v ? v : undefined)),
   SEED_DEMO: flag(false),
+  DEMO_PASSWORD: z.string().optional().transform((v) => (v ? v : undefined)),
   LOCAL_EDGE: flag(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
@@ -35,6 +36,8 @@ export type Config = {
   databaseUrl: string | undefined;
   adminPassword: string | undefined;
   seedDemo: boolean;
+  /** Password of every demo user; generated and printed when unset. */
+  demoPassword: string | undefined;
   localEdge: boolean;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   rateLimitPerMinute: number;
@@ -71,6 +74,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     databaseUrl: e.DATABASE_URL,
     adminPassword: e.ADMIN_PASSWORD,
     seedDemo: e.SEED_DEMO,
+    demoPassword: e.DEMO_PASSWORD,
     localEdge: e.LOCAL_EDGE,
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,

@@ -6,8 +6,15 @@ import type { AppContext } from './context.ts';
 import { openDatabase } from './db/client.ts';
 import { loggerOptions } from './logging.ts';
 import { createMailer } from './mail.ts';
+import { randomToken } from './crypto.ts';
+import { type DemoLogin, seedDemo } from '../seed/demo.ts';
 
-export type StartedContext = { ctx: AppContext; outcome: BootstrapOutcome };
+export type StartedContext = {
+  ctx: AppContext;
+  outcome: BootstrapOutcome;
+  /** Set when this start loaded the demo data set. */
+  demo?: { password: string; logins: DemoLogin[] };
+};
 
 /** Opens the database of the config, migrates it forward and fills in what a first start needs. */
 export const createContext = async (
@@ -28,5 +35,11 @@ export const createContext = async (
     mailer: createMailer(config, log),
     log,
   };
-  return { ctx, outcome };
+  let demo: StartedContext['demo'];
+  if (config.seedDemo) {
+    const password = config.demoPassword ?? randomToken(9);
+    const logins = await seedDemo(database.db, password);
+    if (logins) demo = { password, logins };
+  }
+  return { ctx, outcome, demo };
 };
