@@ -17,7 +17,6 @@ import { registerRoleRoutes } from './modules/access/routes.ts';
 import type { Actor } from './platform/auth/actor.ts';
 import { SESSION_COOKIE, SessionStore } from './platform/auth/sessions.ts';
 import type { AppContext } from './platform/context.ts';
-import { sha256 } from './platform/crypto.ts';
 import { CsrfGuard } from './platform/http/csrf.ts';
 import { registerErrorHandler } from './platform/http/error-handler.ts';
 import { registerWebApp } from './platform/http/web-app.ts';
@@ -82,10 +81,9 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
     max: config.rateLimitPerMinute,
     timeWindow: '1 minute',
     allowList: (request) => !request.url.startsWith('/api/'),
-    keyGenerator: (request) => {
-      const session = request.cookies[SESSION_COOKIE];
-      return session ? `s:${sha256(session)}` : `ip:${request.ip}`;
-    },
+    // After the session is resolved (onRequest), so made-up session cookies count against the address.
+    hook: 'preParsing',
+    keyGenerator: (request) => (request.actor ? `s:${request.actor.sessionIdHash}` : `ip:${request.ip}`),
     errorResponseBuilder: (_request, context) =>
       Object.assign(new Error(`${MSG_RATE_LIMITED} (${context.after})`), { statusCode: 429, code: ERROR_CODES.rateLimited }),
   });

@@ -1,4 +1,7 @@
+import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../src/platform/errors.ts';
+import { requireApiVersion } from '../src/platform/http/api-version.ts';
 import { buildTestApp, type TestApp, testDriver } from './harness.ts';
 
 describe(`HTTP conventions (${testDriver()})`, () => {
@@ -135,5 +138,23 @@ describe(`rate limiting (${testDriver()})`, () => {
     expect(statuses[6]).toBe(429);
     expect(Number(last?.headers['retry-after'])).toBeGreaterThan(0);
     expect((last?.body as { error: { code: string } }).error.code).toBe('rate_limited');
+  });
+});
+
+describe('API version check (ingest and node routes)', () => {
+  const check = requireApiVersion();
+  const request = (headers: Record<string, string>) => ({ headers }) as unknown as FastifyRequest;
+
+  it('accepts a supported X-Api-Version', async () => {
+    await expect(check(request({ 'x-api-version': '20210705' }))).resolves.toBeUndefined();
+  });
+
+  it('refuses a missing or unsupported version with 400 code apiversion', async () => {
+    for (const headers of [{}, { 'x-api-version': '19990101' }] as Record<string, string>[]) {
+      const error = await check(request(headers)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).status).toBe(400);
+      expect((error as AppError).code).toBe('apiversion');
+    }
   });
 });
