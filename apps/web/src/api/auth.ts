@@ -1,0 +1,45 @@
+import type { LoginRequest, LoginResult, Me } from '@media/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, apiFetch } from './client.ts';
+
+export const ME_QUERY_KEY = ['me'] as const;
+
+/** The signed-in user, or null when not signed in. */
+export const useMe = () =>
+  useQuery({
+    queryKey: ME_QUERY_KEY,
+    queryFn: async () => {
+      try {
+        return await apiFetch<Me>('/api/me');
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) return null;
+        throw error;
+      }
+    },
+    staleTime: 60_000,
+    retry: false,
+  });
+
+export const useLogin = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: LoginRequest) => apiFetch<LoginResult>('/api/login', { method: 'POST', body: request }),
+    onSuccess: async (result) => {
+      if (result.status === 'valid') await queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
+    },
+  });
+};
+
+export const useLogout = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch<{ ok: true }>('/api/logout', { method: 'POST', body: {} }),
+    onSuccess: () => queryClient.setQueryData(ME_QUERY_KEY, null),
+  });
+};
+
+export const usePasswordReset = () =>
+  useMutation({
+    mutationFn: (username: string) =>
+      apiFetch<{ message: string }>('/api/passwordReset', { method: 'POST', body: { username } }),
+  });

@@ -1,0 +1,18 @@
+import { createBrowserRouter } from 'react-router';
+import { NotFoundPage } from './NotFoundPage.tsx';
+import { Shell } from './Shell.tsx';
+
+export const router = createBrowserRouter([
+  {
+    path: '/login',
+    lazy: async () => ({ Component: (await import('../features/auth/SignInPage.tsx')).SignInPage }),
+  },
+  {
+    path: '/',
+    Component: Shell,
+    children: [
+      { index: true, lazy: async () => ({ Component: (await import('./HomePage.tsx')).HomePage }) },
+      { path: '*', Component: NotFoundPage },
+    ],
+  },
+]);

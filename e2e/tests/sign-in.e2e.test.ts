@@ -1,0 +1,52 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { E2E_ADMIN_PASSWORD, launchBrowser, newPage, type RunningServer, screenshot, signIn, startServer } from '../harness.ts';
+
+describe('sign-in page', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('signs admin in through the page and shows the shell', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.url}/`);
+    await page.waitForURL(/\/login\?next=/);
+    await page.getByLabel('Username').waitFor();
+    await screenshot(page, 'sign-in');
+    await signIn(page, server.url, 'admin', E2E_ADMIN_PASSWORD);
+    await expect.poll(() => page.getByTestId('signed-in-user').textContent().catch(() => null), { timeout: 15_000 }).toBe('admin');
+    expect(new URL(page.url()).pathname).toBe('/');
+    await screenshot(page, 'shell');
+    await context.close();
+  });
+
+  it('shows the server error for a wrong password and stays on the sign-in page', async () => {
+    const { context, page } = await newPage(browser, { colorScheme: 'dark' });
+    await signIn(page, server.url, 'admin', 'not-the-password');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('Invalid username or password');
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await screenshot(page, 'sign-in-error-dark');
+    await context.close();
+  });
+
+  it('signs out back to the sign-in page', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, 'admin', E2E_ADMIN_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/login$/);
+    const me = await page.request.get(`${server.url}/api/me`);
+    expect(me.status()).toBe(401);
+    await context.close();
+  });
+});
