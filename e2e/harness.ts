@@ -24,7 +24,9 @@ const freePort = () =>
     const server = net.createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 
@@ -91,7 +93,10 @@ export const newPage = async (
   browser: Browser,
   options: { colorScheme?: 'light' | 'dark' } = {},
 ): Promise<{ context: BrowserContext; page: Page }> => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: options.colorScheme ?? 'light' });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    colorScheme: options.colorScheme ?? 'light',
+  });
   const page = await context.newPage();
   return { context, page };
 };

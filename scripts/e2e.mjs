@@ -8,16 +8,21 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 if (!fs.existsSync(chromium)) {
   if (process.getuid?.() === 0) {
-    console.log('Chromium is missing; installing Debian\'s chromium…');
+    console.log("Chromium is missing; installing Debian's chromium…");
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    const install = update.status === 0 ? spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env }) : update;
+    const install =
+      update.status === 0
+        ? spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env })
+        : update;
     if (install.status !== 0 || !fs.existsSync(chromium)) {
       console.error('Could not install chromium. Install it with: apt-get install chromium');
       process.exit(1);
     }
   } else {
-    console.error(`Chromium was not found at ${chromium}. Install it with: sudo apt-get install chromium (or set CHROMIUM_PATH).`);
+    console.error(
+      `Chromium was not found at ${chromium}. Install it with: sudo apt-get install chromium (or set CHROMIUM_PATH).`,
+    );
     process.exit(1);
   }
 }
@@ -27,5 +32,8 @@ if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const run = spawnSync('npx', ['vitest', 'run', '--config', 'e2e/vitest.config.ts'], { cwd: root, stdio: 'inherit' });
+const run = spawnSync('npx', ['vitest', 'run', '--config', 'e2e/vitest.config.ts'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 process.exit(run.status ?? 1);

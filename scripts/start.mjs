@@ -17,7 +17,10 @@ const newestMtime = (dir) => {
   return newest;
 };
 
-const sourcesNewest = Math.max(newestMtime(path.join(webDir, 'src')), newestMtime(path.join(root, 'packages/contract/src')));
+const sourcesNewest = Math.max(
+  newestMtime(path.join(webDir, 'src')),
+  newestMtime(path.join(root, 'packages/contract/src')),
+);
 if (!fs.existsSync(builtIndex) || fs.statSync(builtIndex).mtimeMs < sourcesNewest) {
   console.log('Building the web app…');
   const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });

@@ -13,12 +13,27 @@ const run = (title, command, args, env = {}) => {
   }
 };
 
-run('Unit and property tests (packages/contract, apps/web)', 'npx', ['vitest', 'run', '--project', 'contract', '--project', 'web', '--passWithNoTests']);
-run('Integration tests on PGlite (embedded)', 'npx', ['vitest', 'run', '--project', 'server'], { TEST_DB: 'pglite' });
+run('Unit and property tests (packages/contract, apps/web)', 'npx', [
+  'vitest',
+  'run',
+  '--project',
+  'contract',
+  '--project',
+  'web',
+  '--passWithNoTests',
+]);
+run('Integration tests on PGlite (embedded)', 'npx', ['vitest', 'run', '--project', 'server'], {
+  TEST_DB: 'pglite',
+});
 if (process.env.DATABASE_URL) {
-  run(`Integration tests on PostgreSQL (${new URL(process.env.DATABASE_URL).host})`, 'npx', ['vitest', 'run', '--project', 'server'], {
-    TEST_DB: 'postgres',
-  });
+  run(
+    `Integration tests on PostgreSQL (${new URL(process.env.DATABASE_URL).host})`,
+    'npx',
+    ['vitest', 'run', '--project', 'server'],
+    {
+      TEST_DB: 'postgres',
+    },
+  );
 } else {
   console.log('\n=== Integration tests on PostgreSQL: skipped (set DATABASE_URL to run them) ===');
 }

@@ -1,6 +1,14 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_ADMIN_PASSWORD, launchBrowser, newPage, type RunningServer, screenshot, signIn, startServer } from '../harness.ts';
+import {
+  E2E_ADMIN_PASSWORD,
+  launchBrowser,
+  newPage,
+  type RunningServer,
+  screenshot,
+  signIn,
+  startServer,
+} from '../harness.ts';
 
 describe('sign-in page', () => {
   let server: RunningServer;
@@ -22,7 +30,16 @@ describe('sign-in page', () => {
     await page.getByLabel('Username').waitFor();
     await screenshot(page, 'sign-in');
     await signIn(page, server.url, 'admin', E2E_ADMIN_PASSWORD);
-    await expect.poll(() => page.getByTestId('signed-in-user').textContent().catch(() => null), { timeout: 15_000 }).toBe('admin');
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId('signed-in-user')
+            .textContent()
+            .catch(() => null),
+        { timeout: 15_000 },
+      )
+      .toBe('admin');
     expect(new URL(page.url()).pathname).toBe('/');
     await screenshot(page, 'shell');
     await context.close();

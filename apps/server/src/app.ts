@@ -10,18 +10,18 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { registerRoleRoutes } from './modules/access/routes.ts';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerMfaRoutes } from './modules/mfa/routes.ts';
 import { registerPasswordRoutes } from './modules/passwords/routes.ts';
-import { registerRoleRoutes } from './modules/access/routes.ts';
 import type { Actor } from './platform/auth/actor.ts';
 import { SESSION_COOKIE, SessionStore } from './platform/auth/sessions.ts';
 import type { AppContext } from './platform/context.ts';
+import { unauthenticated } from './platform/errors.ts';
 import { CsrfGuard } from './platform/http/csrf.ts';
 import { registerErrorHandler } from './platform/http/error-handler.ts';
 import { registerWebApp } from './platform/http/web-app.ts';
 import { loadRights } from './platform/permissions.ts';
-import { unauthenticated } from './platform/errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -64,7 +64,11 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Media Cloud API', version: '1.0.0', description: 'Every call the web app and the edge agent make.' },
+      info: {
+        title: 'Media Cloud API',
+        version: '1.0.0',
+        description: 'Every call the web app and the edge agent make.',
+      },
       components: {
         securitySchemes: {
           session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
@@ -85,7 +89,10 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
     hook: 'preParsing',
     keyGenerator: (request) => (request.actor ? `s:${request.actor.sessionIdHash}` : `ip:${request.ip}`),
     errorResponseBuilder: (_request, context) =>
-      Object.assign(new Error(`${MSG_RATE_LIMITED} (${context.after})`), { statusCode: 429, code: ERROR_CODES.rateLimited }),
+      Object.assign(new Error(`${MSG_RATE_LIMITED} (${context.after})`), {
+        statusCode: 429,
+        code: ERROR_CODES.rateLimited,
+      }),
   });
 
   app.decorateRequest('actor', null);
@@ -123,28 +130,44 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
 
   app.get(
     '/config/apiVersions.json',
-    { schema: { tags: ['platform'], description: 'API versions for the X-Api-Version header', response: { 200: apiVersionsSchema } } },
+    {
+      schema: {
+        tags: ['platform'],
+        description: 'API versions for the X-Api-Version header',
+        response: { 200: apiVersionsSchema },
+      },
+    },
     () => API_VERSIONS,
   );
 
-  const web = await registerWebApp(app, config, (request, reply) => services.csrf.ensureCookie(request, reply, request.secure));
+  const web = await registerWebApp(app, config, (request, reply) =>
+    services.csrf.ensureCookie(request, reply, request.secure),
+  );
 
   await app.register(
     async (api) => {
-    // Every API answer gives a browser without an anti-forgery token one.
-    api.addHook('onRequest', async (request, reply) => services.csrf.ensureCookie(request, reply, request.secure));
-    registerAuthRoutes(api, ctx, services);
-    registerPasswordRoutes(api, ctx, services);
-    registerMfaRoutes(api, ctx, services);
-    registerRoleRoutes(api, ctx, services);
+      // Every API answer gives a browser without an anti-forgery token one.
+      api.addHook('onRequest', async (request, reply) =>
+        services.csrf.ensureCookie(request, reply, request.secure),
+      );
+      registerAuthRoutes(api, ctx, services);
+      registerPasswordRoutes(api, ctx, services);
+      registerMfaRoutes(api, ctx, services);
+      registerRoleRoutes(api, ctx, services);
     },
     { prefix: '/api' },
   );
 
   app.setNotFoundHandler((request, reply) => {
-    const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/config/');
+    const isPage =
+      request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/config/');
     if (isPage && !/\.[a-z0-9]+$/i.test(request.url.split('?')[0] ?? '')) return web.sendPage(request, reply);
-    return reply.status(404).send({ error: { code: ERROR_CODES.notFound, message: `No route ${request.method} ${request.url.split('?')[0]}` } });
+    return reply.status(404).send({
+      error: {
+        code: ERROR_CODES.notFound,
+        message: `No route ${request.method} ${request.url.split('?')[0]}`,
+      },
+    });
   });
 
   return app;

@@ -19,7 +19,10 @@ export type BootstrapOutcome = {
  * First start on an empty database: cloud root, `admin`, default roles, columns and password rules.
  * Later starts add only what is missing and never change what is there.
  */
-export const bootstrap = async (db: Db, options: { adminPassword?: string; secretKey?: string }): Promise<BootstrapOutcome> => {
+export const bootstrap = async (
+  db: Db,
+  options: { adminPassword?: string; secretKey?: string },
+): Promise<BootstrapOutcome> => {
   const generatedAdminPassword = options.adminPassword ? undefined : randomToken(12);
   const adminHash = await hashPassword(options.adminPassword ?? generatedAdminPassword ?? '');
   return db.transaction(async (tx) => {
@@ -42,12 +45,20 @@ export const bootstrap = async (db: Db, options: { adminPassword?: string; secre
         { scope: 'cloud', kind: 'logging', columns: DEFAULT_LOGGING_COLUMNS, autoInherit: false },
       ])
       .onConflictDoNothing();
-    const [existingAdmin] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.username})`, 'admin'));
+    const [existingAdmin] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(sql`lower(${users.username})`, 'admin'));
     let createdAdmin = false;
     if (!existingAdmin) {
       const [admin] = await tx
         .insert(users)
-        .values({ username: 'admin', fullname: 'Administrator', passwordHash: adminHash, passwordChangedAt: new Date() })
+        .values({
+          username: 'admin',
+          fullname: 'Administrator',
+          passwordHash: adminHash,
+          passwordChangedAt: new Date(),
+        })
         .returning({ id: users.id });
       if (admin) await grantManager(tx, { userId: admin.id, scope: 'admin' });
       createdAdmin = true;

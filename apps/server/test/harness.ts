@@ -36,7 +36,12 @@ const createFreshPostgresDatabase = async () => {
   };
 };
 
-export type TestResponse<T = unknown> = { status: number; body: T; headers: LightMyRequestResponse['headers']; raw: LightMyRequestResponse };
+export type TestResponse<T = unknown> = {
+  status: number;
+  body: T;
+  headers: LightMyRequestResponse['headers'];
+  raw: LightMyRequestResponse;
+};
 
 /** A browser-like client: keeps cookies and sends the anti-forgery header on writes. */
 export class TestClient {
@@ -49,7 +54,8 @@ export class TestClient {
 
   private remember(response: LightMyRequestResponse) {
     for (const cookie of response.cookies) {
-      if (cookie.value === '' || (cookie.expires && cookie.expires.getTime() < Date.now())) this.cookies.delete(cookie.name);
+      if (cookie.value === '' || (cookie.expires && cookie.expires.getTime() < Date.now()))
+        this.cookies.delete(cookie.name);
       else this.cookies.set(cookie.name, cookie.value);
     }
   }
@@ -71,7 +77,8 @@ export class TestClient {
       this.remember(await this.app.inject({ method: 'GET', url: '/api/passwordRules' }));
     }
     const headers: Record<string, string> = { ...options.headers };
-    if (options.method !== 'GET' && options.csrf !== false && this.csrfToken) headers[this.config.csrfHeaderName] = this.csrfToken;
+    if (options.method !== 'GET' && options.csrf !== false && this.csrfToken)
+      headers[this.config.csrfHeaderName] = this.csrfToken;
     const response = await this.app.inject({
       method: options.method,
       url: options.url,
@@ -95,7 +102,11 @@ export class TestClient {
     return this.request<T>({ method: 'GET', url, headers });
   }
 
-  post<T = unknown>(url: string, body?: unknown, extra: { headers?: Record<string, string>; remoteAddress?: string } = {}) {
+  post<T = unknown>(
+    url: string,
+    body?: unknown,
+    extra: { headers?: Record<string, string>; remoteAddress?: string } = {},
+  ) {
     return this.request<T>({ method: 'POST', url, body: body ?? {}, ...extra });
   }
 
@@ -168,7 +179,10 @@ export const buildTestApp = async (env: Record<string, string> = {}): Promise<Te
 };
 
 /** Waits for a condition that another part of the server fulfils in the background (a mail file, say). */
-export const eventually = async <T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000): Promise<T> => {
+export const eventually = async <T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 5000,
+): Promise<T> => {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

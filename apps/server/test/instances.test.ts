@@ -5,7 +5,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import type { AppContext } from '../src/platform/context.ts';
 import { createContext } from '../src/platform/start.ts';
-import { buildTestApp, TestClient, type TestApp, testDriver } from './harness.ts';
+import { buildTestApp, type TestApp, TestClient, testDriver } from './harness.ts';
 
 // Several instances share one PostgreSQL database; PGlite is one process's database by design.
 describe.skipIf(testDriver() !== 'postgres')('two instances on one PostgreSQL database', () => {
@@ -14,7 +14,11 @@ describe.skipIf(testDriver() !== 'postgres')('two instances on one PostgreSQL da
 
   beforeAll(async () => {
     a = await buildTestApp();
-    const config = loadConfig({ DATABASE_URL: a.config.databaseUrl, DATA_DIR: a.config.dataDir, LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      DATABASE_URL: a.config.databaseUrl,
+      DATA_DIR: a.config.dataDir,
+      LOG_LEVEL: 'silent',
+    });
     config.webDist = a.config.webDist;
     const { ctx } = await createContext(config, {
       logStream: new Writable({ write: (_c, _e, done) => done() }),

@@ -2,7 +2,12 @@ import type { Right } from '@media/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../src/platform/auth/actor.ts';
 import { AppError } from '../src/platform/errors.ts';
-import { type EntityRef, loadRights, requireRight, requireUserManagement } from '../src/platform/permissions.ts';
+import {
+  type EntityRef,
+  loadRights,
+  requireRight,
+  requireUserManagement,
+} from '../src/platform/permissions.ts';
 import {
   grantAccountAccess,
   grantManagerOf,
@@ -45,7 +50,10 @@ describe(`rights: cloud → reseller → site group → site → account (${test
     account: number;
     siblingAccount: number;
     otherAccount: number;
-    users: Record<'admin' | 'reseller' | 'siteGroup' | 'site' | 'accountManager' | 'accountUser' | 'nobody', Actor>;
+    users: Record<
+      'admin' | 'reseller' | 'siteGroup' | 'site' | 'accountManager' | 'accountUser' | 'nobody',
+      Actor
+    >;
     accountUserId: number;
     outsiderId: number;
   };
@@ -58,7 +66,9 @@ describe(`rights: cloud → reseller → site group → site → account (${test
     const siteGroup = await makeSiteGroup(db, { resellerId: reseller.id });
     const site = await makeSite(db, { siteGroupId: siteGroup.id });
     const siblingSite = await makeSite(db, { siteGroupId: siteGroup.id });
-    const otherSite = await makeSite(db, { siteGroupId: (await makeSiteGroup(db, { resellerId: otherReseller.id })).id });
+    const otherSite = await makeSite(db, {
+      siteGroupId: (await makeSiteGroup(db, { resellerId: otherReseller.id })).id,
+    });
     const account = await makeAccount(db, { siteId: site.id });
     const siblingAccount = await makeAccount(db, { siteId: siblingSite.id });
     const otherAccount = await makeAccount(db, { siteId: otherSite.id });
@@ -101,18 +111,66 @@ describe(`rights: cloud → reseller → site group → site → account (${test
 
   // Expected answers per level, in the order of `who`.
   const cases: { right: Right; entity: () => EntityRef; expected: (string | number)[] }[] = [
-    { right: 'cloud.admin', entity: () => ({ kind: 'cloud' }), expected: ['ok', 403, 403, 403, 403, 403, 403] },
-    { right: 'reseller.manage', entity: () => ({ kind: 'reseller', id: world.reseller }), expected: ['ok', 'ok', 403, 403, 403, 403, 403] },
-    { right: 'reseller.manage', entity: () => ({ kind: 'reseller', id: world.otherReseller }), expected: ['ok', 403, 403, 403, 403, 403, 403] },
-    { right: 'siteGroup.manage', entity: () => ({ kind: 'siteGroup', id: world.siteGroup }), expected: ['ok', 'ok', 'ok', 403, 403, 403, 403] },
-    { right: 'site.manage', entity: () => ({ kind: 'site', id: world.site }), expected: ['ok', 'ok', 'ok', 'ok', 403, 403, 403] },
-    { right: 'site.manage', entity: () => ({ kind: 'site', id: world.siblingSite }), expected: ['ok', 'ok', 'ok', 403, 403, 403, 403] },
-    { right: 'site.manage', entity: () => ({ kind: 'site', id: world.otherSite }), expected: ['ok', 403, 403, 403, 403, 403, 403] },
-    { right: 'account.changeReseller', entity: () => ({ kind: 'account', id: world.account }), expected: ['ok', 'ok', 403, 403, 403, 403, 403] },
-    { right: 'account.manage', entity: () => ({ kind: 'account', id: world.account }), expected: ['ok', 'ok', 'ok', 'ok', 'ok', 403, 403] },
-    { right: 'account.manage', entity: () => ({ kind: 'account', id: world.siblingAccount }), expected: ['ok', 'ok', 'ok', 403, 403, 403, 403] },
-    { right: 'account.use', entity: () => ({ kind: 'account', id: world.account }), expected: ['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 403] },
-    { right: 'account.use', entity: () => ({ kind: 'account', id: world.otherAccount }), expected: ['ok', 403, 403, 403, 403, 403, 403] },
+    {
+      right: 'cloud.admin',
+      entity: () => ({ kind: 'cloud' }),
+      expected: ['ok', 403, 403, 403, 403, 403, 403],
+    },
+    {
+      right: 'reseller.manage',
+      entity: () => ({ kind: 'reseller', id: world.reseller }),
+      expected: ['ok', 'ok', 403, 403, 403, 403, 403],
+    },
+    {
+      right: 'reseller.manage',
+      entity: () => ({ kind: 'reseller', id: world.otherReseller }),
+      expected: ['ok', 403, 403, 403, 403, 403, 403],
+    },
+    {
+      right: 'siteGroup.manage',
+      entity: () => ({ kind: 'siteGroup', id: world.siteGroup }),
+      expected: ['ok', 'ok', 'ok', 403, 403, 403, 403],
+    },
+    {
+      right: 'site.manage',
+      entity: () => ({ kind: 'site', id: world.site }),
+      expected: ['ok', 'ok', 'ok', 'ok', 403, 403, 403],
+    },
+    {
+      right: 'site.manage',
+      entity: () => ({ kind: 'site', id: world.siblingSite }),
+      expected: ['ok', 'ok', 'ok', 403, 403, 403, 403],
+    },
+    {
+      right: 'site.manage',
+      entity: () => ({ kind: 'site', id: world.otherSite }),
+      expected: ['ok', 403, 403, 403, 403, 403, 403],
+    },
+    {
+      right: 'account.changeReseller',
+      entity: () => ({ kind: 'account', id: world.account }),
+      expected: ['ok', 'ok', 403, 403, 403, 403, 403],
+    },
+    {
+      right: 'account.manage',
+      entity: () => ({ kind: 'account', id: world.account }),
+      expected: ['ok', 'ok', 'ok', 'ok', 'ok', 403, 403],
+    },
+    {
+      right: 'account.manage',
+      entity: () => ({ kind: 'account', id: world.siblingAccount }),
+      expected: ['ok', 'ok', 'ok', 403, 403, 403, 403],
+    },
+    {
+      right: 'account.use',
+      entity: () => ({ kind: 'account', id: world.account }),
+      expected: ['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 403],
+    },
+    {
+      right: 'account.use',
+      entity: () => ({ kind: 'account', id: world.otherAccount }),
+      expected: ['ok', 403, 403, 403, 403, 403, 403],
+    },
   ];
 
   for (const c of cases) {

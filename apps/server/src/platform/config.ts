@@ -11,22 +11,54 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z.string().optional().transform((v) => (v ? v : undefined)),
-  ADMIN_PASSWORD: z.string().optional().transform((v) => (v ? v : undefined)),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  ADMIN_PASSWORD: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   SEED_DEMO: flag(false),
-  DEMO_PASSWORD: z.string().optional().transform((v) => (v ? v : undefined)),
+  DEMO_PASSWORD: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   LOCAL_EDGE: flag(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(8 * 60),
-  SESSION_ABSOLUTE_MINUTES: z.coerce.number().int().min(1).default(7 * 24 * 60),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(8 * 60),
+  SESSION_ABSOLUTE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(7 * 24 * 60),
   TRUST_PROXY: flag(false),
-  SMTP_URL: z.string().optional().transform((v) => (v ? v : undefined)),
+  SMTP_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   MAIL_FROM: z.string().default('Media Cloud <no-reply@localhost>'),
-  PUBLIC_URL: z.string().optional().transform((v) => (v ? v.replace(/\/$/, '') : undefined)),
-  CSRF_COOKIE_NAME: z.string().regex(/^[A-Za-z0-9_-]+$/).default('csrftoken'),
-  CSRF_HEADER_NAME: z.string().regex(/^[A-Za-z0-9-]+$/).default('X-CSRFToken'),
-  SECRET_KEY: z.string().optional().transform((v) => (v ? v : undefined)),
+  PUBLIC_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.replace(/\/$/, '') : undefined)),
+  CSRF_COOKIE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('csrftoken'),
+  CSRF_HEADER_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/)
+    .default('X-CSRFToken'),
+  SECRET_KEY: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
 });
 
 export type Config = {

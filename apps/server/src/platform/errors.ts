@@ -21,7 +21,11 @@ export class AppError extends Error {
   readonly status: number;
   readonly fields: Record<string, string> | undefined;
 
-  constructor(code: string, message: string, options: { status?: number; fields?: Record<string, string> } = {}) {
+  constructor(
+    code: string,
+    message: string,
+    options: { status?: number; fields?: Record<string, string> } = {},
+  ) {
     super(message);
     this.code = code;
     this.status = options.status ?? STATUS_OF_CODE[code] ?? 400;
@@ -29,8 +33,11 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, fields?: Record<string, string>, code: string = ERROR_CODES.validation) =>
-  new AppError(code, message, { status: 400, fields });
+export const badRequest = (
+  message: string,
+  fields?: Record<string, string>,
+  code: string = ERROR_CODES.validation,
+) => new AppError(code, message, { status: 400, fields });
 export const unauthenticated = (message: string = MSG_NOT_SIGNED_IN) =>
   new AppError(ERROR_CODES.unauthenticated, message);
 export const forbidden = (message: string = MSG_FORBIDDEN) => new AppError(ERROR_CODES.forbidden, message);

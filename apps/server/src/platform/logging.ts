@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { LoggerOptions } from 'pino';
 
 /** Query values with these names never reach the log. */
-const SECRET_QUERY_NAMES = /^(token|resettoken|resetType|password|code|mfacode|sessionid|csrftoken|secret|key)$/i;
+const SECRET_QUERY_NAMES =
+  /^(token|resettoken|resetType|password|code|mfacode|sessionid|csrftoken|secret|key)$/i;
 
 export const redactUrl = (url: string) => {
   const at = url.indexOf('?');

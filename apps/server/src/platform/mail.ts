@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
 import type { Config } from './config.ts';
 import { randomToken } from './crypto.ts';
 
@@ -13,7 +13,10 @@ export type Mailer = { send: (message: MailMessage) => Promise<void> };
  * The one way mail leaves the product: SMTP when SMTP_URL is set, else an .eml file per message under
  * DATA_DIR/mail, so that nothing is lost on a machine without a mail server.
  */
-export const createMailer = (config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>, log: FastifyBaseLogger): Mailer => {
+export const createMailer = (
+  config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>,
+  log: FastifyBaseLogger,
+): Mailer => {
   if (config.smtpUrl) {
     const transport = nodemailer.createTransport(config.smtpUrl);
     return {
@@ -29,7 +32,10 @@ export const createMailer = (config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
     send: async (message) => {
       const info = await transport.sendMail({ from: config.mailFrom, ...message });
       await fs.mkdir(folder, { recursive: true });
-      const file = path.join(folder, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomToken(6)}.eml`);
+      const file = path.join(
+        folder,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomToken(6)}.eml`,
+      );
       const temporary = `${file}.tmp`;
       await fs.writeFile(temporary, info.message as Buffer);
       await fs.rename(temporary, file);

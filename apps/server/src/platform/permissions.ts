@@ -15,7 +15,8 @@ export const loadRights = async (db: DbOrTx, userId: number): Promise<RightsSnap
     .from(managerGrants)
     .where(eq(managerGrants.userId, userId));
   const admin = grants.some((g) => g.scope === 'admin');
-  const ids = (scope: string) => new Set(grants.filter((g) => g.scope === scope && g.scopeId != null).map((g) => g.scopeId as number));
+  const ids = (scope: string) =>
+    new Set(grants.filter((g) => g.scope === scope && g.scopeId != null).map((g) => g.scopeId as number));
   const access = await db
     .select({ accountId: accountAccess.accountId, isManager: roles.isManager })
     .from(accountAccess)
@@ -36,7 +37,12 @@ export type EntityRef =
   | { kind: 'cloud' }
   | { kind: 'reseller' | 'siteGroup' | 'site' | 'account'; id: number };
 
-const ENTITY_LABEL = { reseller: 'Reseller', siteGroup: 'Site group', site: 'Site', account: 'Account' } as const;
+const ENTITY_LABEL = {
+  reseller: 'Reseller',
+  siteGroup: 'Site group',
+  site: 'Site',
+  account: 'Account',
+} as const;
 
 /** Where an entity sits in the hierarchy; undefined when it does not exist. */
 export const findAncestry = async (db: DbOrTx, entity: EntityRef): Promise<Ancestry | undefined> => {
@@ -44,7 +50,10 @@ export const findAncestry = async (db: DbOrTx, entity: EntityRef): Promise<Ances
     case 'cloud':
       return {};
     case 'reseller': {
-      const [row] = await db.select({ resellerId: resellers.id }).from(resellers).where(eq(resellers.id, entity.id));
+      const [row] = await db
+        .select({ resellerId: resellers.id })
+        .from(resellers)
+        .where(eq(resellers.id, entity.id));
       return row;
     }
     case 'siteGroup': {
@@ -80,7 +89,12 @@ export const findAncestry = async (db: DbOrTx, entity: EntityRef): Promise<Ances
 };
 
 /** Throws 404 when the entity does not exist, 403 when the actor lacks the right. */
-export const requireRight = async (db: DbOrTx, actor: Actor, right: Right, entity: EntityRef = { kind: 'cloud' }) => {
+export const requireRight = async (
+  db: DbOrTx,
+  actor: Actor,
+  right: Right,
+  entity: EntityRef = { kind: 'cloud' },
+) => {
   const ancestry = await findAncestry(db, entity);
   if (!ancestry) throw notFound(entity.kind === 'cloud' ? 'Cloud' : ENTITY_LABEL[entity.kind]);
   if (!hasRight(await actor.rights(), right, ancestry)) throw forbidden();
@@ -98,7 +112,12 @@ export const requireUserManagement = async (db: DbOrTx, actor: Actor, userId: nu
   const rights = await actor.rights();
   if (rights.admin) return;
   const places = await db
-    .select({ accountId: accounts.id, siteId: sites.id, siteGroupId: sites.siteGroupId, resellerId: siteGroups.resellerId })
+    .select({
+      accountId: accounts.id,
+      siteId: sites.id,
+      siteGroupId: sites.siteGroupId,
+      resellerId: siteGroups.resellerId,
+    })
     .from(accountAccess)
     .innerJoin(accounts, eq(accounts.id, accountAccess.accountId))
     .innerJoin(sites, eq(sites.id, accounts.siteId))
@@ -119,7 +138,15 @@ export const visibleSiteIds = async (db: DbOrTx, rights: RightsSnapshot): Promis
         inArray(sites.id, [...rights.sites, -1]),
         inArray(sites.siteGroupId, [...rights.siteGroups, -1]),
         inArray(siteGroups.resellerId, [...rights.resellers, -1]),
-        and(inArray(sites.id, db.select({ id: accounts.siteId }).from(accounts).where(inArray(accounts.id, [...rights.accounts, -1])))),
+        and(
+          inArray(
+            sites.id,
+            db
+              .select({ id: accounts.siteId })
+              .from(accounts)
+              .where(inArray(accounts.id, [...rights.accounts, -1])),
+          ),
+        ),
       ),
     );
   return rows.map((r) => r.id);

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import pino from 'pino';
-import { bootstrap, type BootstrapOutcome } from '../bootstrap.ts';
+import { type BootstrapOutcome, bootstrap } from '../bootstrap.ts';
+import { type DemoLogin, seedDemo } from '../seed/demo.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
+import { randomToken } from './crypto.ts';
 import { openDatabase } from './db/client.ts';
 import { loggerOptions } from './logging.ts';
 import { createMailer } from './mail.ts';
-import { randomToken } from './crypto.ts';
-import { type DemoLogin, seedDemo } from '../seed/demo.ts';
 
 export type StartedContext = {
   ctx: AppContext;
@@ -23,10 +23,20 @@ export const createContext = async (
 ): Promise<StartedContext> => {
   const log = pino(loggerOptions(config.logLevel), options.logStream ?? process.stdout);
   const database = config.databaseUrl
-    ? await openDatabase({ driver: 'postgres', url: config.databaseUrl, poolSize: options.database?.poolSize })
-    : await openDatabase({ driver: 'pglite', dataDir: options.database?.inMemory ? undefined : path.join(config.dataDir, 'db') });
+    ? await openDatabase({
+        driver: 'postgres',
+        url: config.databaseUrl,
+        poolSize: options.database?.poolSize,
+      })
+    : await openDatabase({
+        driver: 'pglite',
+        dataDir: options.database?.inMemory ? undefined : path.join(config.dataDir, 'db'),
+      });
   await database.migrate();
-  const outcome = await bootstrap(database.db, { adminPassword: config.adminPassword, secretKey: config.secretKey });
+  const outcome = await bootstrap(database.db, {
+    adminPassword: config.adminPassword,
+    secretKey: config.secretKey,
+  });
   const ctx: AppContext = {
     config,
     database,

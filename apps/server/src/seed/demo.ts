@@ -1,8 +1,16 @@
-import { count } from 'drizzle-orm';
 import { ROLE_ACCOUNT_MANAGER, ROLE_EDITOR, ROLE_LOGGER, ROLE_VIEWER } from '@media/contract';
+import { count } from 'drizzle-orm';
 import { resellers } from '../modules/organisation/tables.ts';
 import type { Db } from '../platform/db/client.ts';
-import { grantAccountAccess, grantManagerOf, makeAccount, makeReseller, makeSite, makeSiteGroup, makeUser } from './factories.ts';
+import {
+  grantAccountAccess,
+  grantManagerOf,
+  makeAccount,
+  makeReseller,
+  makeSite,
+  makeSiteGroup,
+  makeUser,
+} from './factories.ts';
 
 export type DemoLogin = { username: string; role: string };
 
@@ -18,7 +26,13 @@ export const seedDemo = async (db: Db, password: string): Promise<DemoLogin[] | 
     if ((existing?.n ?? 0) > 0) return undefined;
     const logins: DemoLogin[] = [];
     const person = async (username: string, fullname: string, role: string) => {
-      const user = await makeUser(tx, { username, fullname, email: `${username}@demo.example`, emailverified: true, password });
+      const user = await makeUser(tx, {
+        username,
+        fullname,
+        email: `${username}@demo.example`,
+        emailverified: true,
+        password,
+      });
       logins.push({ username, role });
       return user;
     };
@@ -34,18 +48,34 @@ export const seedDemo = async (db: Db, password: string): Promise<DemoLogin[] | 
       await makeAccount(tx, { name: 'archive', siteId: berlin.id }),
     ];
 
-    const resellerManager = await person('reseller.manager', 'Rita Reseller', 'reseller manager (Northwind Media)');
+    const resellerManager = await person(
+      'reseller.manager',
+      'Rita Reseller',
+      'reseller manager (Northwind Media)',
+    );
     await grantManagerOf(tx, resellerManager.id, 'reseller', reseller.id);
-    const groupManager = await person('europe.manager', 'Gustav Group', 'site group manager (Northwind Europe)');
+    const groupManager = await person(
+      'europe.manager',
+      'Gustav Group',
+      'site group manager (Northwind Europe)',
+    );
     await grantManagerOf(tx, groupManager.id, 'sitegroup', siteGroup.id);
     for (const site of [london, berlin]) {
-      const manager = await person(`${site.name.toLowerCase()}.manager`, `${site.name} Site Manager`, `site manager (${site.name})`);
+      const manager = await person(
+        `${site.name.toLowerCase()}.manager`,
+        `${site.name} Site Manager`,
+        `site manager (${site.name})`,
+      );
       await grantManagerOf(tx, manager.id, 'site', site.id);
     }
     for (const account of accounts) {
       for (const role of ACCOUNT_ROLES) {
         const short = role === ROLE_ACCOUNT_MANAGER ? 'manager' : role.toLowerCase();
-        const user = await person(`${account.name}.${short}`, `${account.name} ${role}`, `${role} (${account.name})`);
+        const user = await person(
+          `${account.name}.${short}`,
+          `${account.name} ${role}`,
+          `${role} (${account.name})`,
+        );
         await grantAccountAccess(tx, user.id, account.id, role);
       }
     }

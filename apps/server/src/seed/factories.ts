@@ -16,28 +16,40 @@ const next = () => {
 };
 
 export const makeReseller = async (db: DbOrTx, overrides: Partial<typeof resellers.$inferInsert> = {}) => {
-  const [row] = await db.insert(resellers).values({ name: `Reseller ${next()}`, ...overrides }).returning();
+  const [row] = await db
+    .insert(resellers)
+    .values({ name: `Reseller ${next()}`, ...overrides })
+    .returning();
   if (!row) throw new Error('reseller not created');
   return row;
 };
 
 export const makeSiteGroup = async (db: DbOrTx, overrides: Partial<typeof siteGroups.$inferInsert> = {}) => {
   const resellerId = overrides.resellerId ?? (await makeReseller(db)).id;
-  const [row] = await db.insert(siteGroups).values({ name: `Site group ${next()}`, ...overrides, resellerId }).returning();
+  const [row] = await db
+    .insert(siteGroups)
+    .values({ name: `Site group ${next()}`, ...overrides, resellerId })
+    .returning();
   if (!row) throw new Error('site group not created');
   return row;
 };
 
 export const makeSite = async (db: DbOrTx, overrides: Partial<typeof sites.$inferInsert> = {}) => {
   const siteGroupId = overrides.siteGroupId ?? (await makeSiteGroup(db)).id;
-  const [row] = await db.insert(sites).values({ name: `Site ${next()}`, ...overrides, siteGroupId }).returning();
+  const [row] = await db
+    .insert(sites)
+    .values({ name: `Site ${next()}`, ...overrides, siteGroupId })
+    .returning();
   if (!row) throw new Error('site not created');
   return row;
 };
 
 export const makeAccount = async (db: DbOrTx, overrides: Partial<typeof accounts.$inferInsert> = {}) => {
   const siteId = overrides.siteId ?? (await makeSite(db)).id;
-  const [row] = await db.insert(accounts).values({ name: `account-${next()}`, ...overrides, siteId }).returning();
+  const [row] = await db
+    .insert(accounts)
+    .values({ name: `account-${next()}`, ...overrides, siteId })
+    .returning();
   if (!row) throw new Error('account not created');
   return row;
 };

@@ -23,7 +23,8 @@ export const useMe = () =>
 export const useLogin = () => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (request: LoginRequest) => apiFetch<LoginResult>('/api/login', { method: 'POST', body: request }),
+    mutationFn: (request: LoginRequest) =>
+      apiFetch<LoginResult>('/api/login', { method: 'POST', body: request }),
     onSuccess: async (result) => {
       if (result.status === 'valid') await queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
     },

@@ -5,7 +5,12 @@ export const ColorSchemeToggle = () => {
   const scheme = useComputedColorScheme('light');
   const next = scheme === 'dark' ? 'light' : 'dark';
   return (
-    <Button variant="subtle" size="xs" onClick={() => setColorScheme(next)} aria-label={`Switch to ${next} theme`}>
+    <Button
+      variant="subtle"
+      size="xs"
+      onClick={() => setColorScheme(next)}
+      aria-label={`Switch to ${next} theme`}
+    >
       {scheme === 'dark' ? 'Light' : 'Dark'}
     </Button>
   );

@@ -6,7 +6,9 @@ export const HomePage = () => {
   return (
     <Stack>
       <Title order={2}>Welcome{me.data?.fullname ? `, ${me.data.fullname}` : ''}</Title>
-      <Text c="dimmed">Accounts, users, edge servers and publishing will appear here as their areas arrive.</Text>
+      <Text c="dimmed">
+        Accounts, users, edge servers and publishing will appear here as their areas arrive.
+      </Text>
     </Stack>
   );
 };

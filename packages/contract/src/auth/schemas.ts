@@ -8,7 +8,11 @@ export const loginRequestSchema = z
   .strictObject({
     username: z.string().min(1).max(200).describe('User name or email address'),
     password: z.string().min(1).max(1000),
-    mfaCode: z.string().max(64).optional().describe('TOTP code or a recovery code, when the user has a second factor'),
+    mfaCode: z
+      .string()
+      .max(64)
+      .optional()
+      .describe('TOTP code or a recovery code, when the user has a second factor'),
   })
   .describe('Sign-in');
 export type LoginRequest = z.infer<typeof loginRequestSchema>;

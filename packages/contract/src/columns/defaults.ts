@@ -45,4 +45,7 @@ export const DEFAULT_FILE_COLUMNS: FileColumn[] = [
 ];
 
 /** spec1 §3: the default logging columns. */
-export const DEFAULT_LOGGING_COLUMNS: LoggingColumn[] = [loggingColumn('Shot', 'shot'), loggingColumn('Sync', 'sync')];
+export const DEFAULT_LOGGING_COLUMNS: LoggingColumn[] = [
+  loggingColumn('Shot', 'shot'),
+  loggingColumn('Sync', 'sync'),
+];

@@ -22,11 +22,18 @@ export const mfaEnrolResponseSchema = resultsOf(
 );
 
 export const mfaCodeRequestSchema = z.strictObject({
-  code: z.string().trim().min(1).max(64).describe('A code from the authenticator app (or, to disable, a recovery code)'),
+  code: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .describe('A code from the authenticator app (or, to disable, a recovery code)'),
 });
 
 export const mfaConfirmResponseSchema = resultsOf(
-  z.object({ recoveryCodes: z.array(z.string()).describe('Shown once; each signs in once in place of a code') }),
+  z.object({
+    recoveryCodes: z.array(z.string()).describe('Shown once; each signs in once in place of a code'),
+  }),
 );
 
 export const MSG_MFA_CODE_INVALID = 'The verification code is not valid';

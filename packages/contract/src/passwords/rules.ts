@@ -79,7 +79,11 @@ export const failedRules = (password: string, username: string, rules: PasswordR
 export type PasswordStrength = { share: number; level: 'unsafe' | 'moderate' | 'safe'; bar: number };
 
 /** spec1 §5: share of passed rules; under 50% unsafe (bar at least 20), under 100% moderate, else safe; no rules = 50%. */
-export const passwordStrength = (password: string, username: string, rules: PasswordRules): PasswordStrength => {
+export const passwordStrength = (
+  password: string,
+  username: string,
+  rules: PasswordRules,
+): PasswordStrength => {
   const outcomes = checkPassword(password, username, rules);
   const share = outcomes.length === 0 ? 0.5 : outcomes.filter((o) => o.passed).length / outcomes.length;
   const level = share < 0.5 ? 'unsafe' : share < 1 ? 'moderate' : 'safe';

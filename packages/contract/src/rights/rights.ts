@@ -34,9 +34,11 @@ export type Right = (typeof RIGHTS)[number];
 const has = (set: ReadonlySet<number>, id: number | null | undefined) => id != null && set.has(id);
 
 const managesReseller = (r: RightsSnapshot, a: Ancestry) => r.admin || has(r.resellers, a.resellerId);
-const managesSiteGroup = (r: RightsSnapshot, a: Ancestry) => managesReseller(r, a) || has(r.siteGroups, a.siteGroupId);
+const managesSiteGroup = (r: RightsSnapshot, a: Ancestry) =>
+  managesReseller(r, a) || has(r.siteGroups, a.siteGroupId);
 const managesSite = (r: RightsSnapshot, a: Ancestry) => managesSiteGroup(r, a) || has(r.sites, a.siteId);
-const managesAccount = (r: RightsSnapshot, a: Ancestry) => managesSite(r, a) || has(r.accountManager, a.accountId);
+const managesAccount = (r: RightsSnapshot, a: Ancestry) =>
+  managesSite(r, a) || has(r.accountManager, a.accountId);
 
 export const hasRight = (rights: RightsSnapshot, right: Right, ancestry: Ancestry = {}): boolean => {
   switch (right) {

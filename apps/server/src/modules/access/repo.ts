@@ -24,7 +24,12 @@ export const insertMissingDefaultRoles = async (db: DbOrTx) => {
 
 export const insertManagerGrant = async (
   db: DbOrTx,
-  grant: { userId: number; scope: 'admin' | 'reseller' | 'sitegroup' | 'site'; scopeId?: number | null; roleId?: number | null },
+  grant: {
+    userId: number;
+    scope: 'admin' | 'reseller' | 'sitegroup' | 'site';
+    scopeId?: number | null;
+    roleId?: number | null;
+  },
 ) => {
   await db.insert(managerGrants).values(grant).onConflictDoNothing();
 };

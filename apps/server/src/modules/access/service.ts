@@ -12,5 +12,10 @@ export const ensureDefaultRoles = (db: DbOrTx) => repo.insertMissingDefaultRoles
 
 export const grantManager = (
   db: DbOrTx,
-  grant: { userId: number; scope: 'admin' | 'reseller' | 'sitegroup' | 'site'; scopeId?: number | null; roleId?: number | null },
+  grant: {
+    userId: number;
+    scope: 'admin' | 'reseller' | 'sitegroup' | 'site';
+    scopeId?: number | null;
+    roleId?: number | null;
+  },
 ) => repo.insertManagerGrant(db, grant);

@@ -24,7 +24,14 @@ export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, se
 
   app.post(
     '/login',
-    { schema: { tags, description: 'Sign in', body: loginRequestSchema, response: { 200: loginResponseSchema } } },
+    {
+      schema: {
+        tags,
+        description: 'Sign in',
+        body: loginRequestSchema,
+        response: { 200: loginResponseSchema },
+      },
+    },
     async (request, reply) => {
       const outcome = await service.login({
         db: ctx.db,
@@ -36,23 +43,38 @@ export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, se
       if (outcome.session) {
         if (request.actor) await services.sessions.end(request.actor.sessionIdHash);
         const secure = request.secure;
-        reply.setCookie(SESSION_COOKIE, outcome.session.sessionId, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+        reply.setCookie(SESSION_COOKIE, outcome.session.sessionId, {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'lax',
+          secure,
+        });
         services.csrf.setCookie(reply, services.csrf.issue(outcome.session.idHash), secure);
       }
       return results(outcome.result);
     },
   );
 
-  app.post('/logout', { schema: { tags, description: 'Sign out', response: { 200: okSchema } } }, async (request, reply) => {
-    if (request.actor) await services.sessions.end(request.actor.sessionIdHash);
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
-    services.csrf.setCookie(reply, services.csrf.issue(), request.secure);
-    return results({ ok: true as const });
-  });
+  app.post(
+    '/logout',
+    { schema: { tags, description: 'Sign out', response: { 200: okSchema } } },
+    async (request, reply) => {
+      if (request.actor) await services.sessions.end(request.actor.sessionIdHash);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      services.csrf.setCookie(reply, services.csrf.issue(), request.secure);
+      return results({ ok: true as const });
+    },
+  );
 
   app.get(
     '/me',
-    { schema: { tags, description: 'The signed-in user and their rights', response: { 200: meResponseSchema } } },
+    {
+      schema: {
+        tags,
+        description: 'The signed-in user and their rights',
+        response: { 200: meResponseSchema },
+      },
+    },
     async (request) => results(await service.me({ db: ctx.db, actor: requireActor(request) })),
   );
 
@@ -74,7 +96,14 @@ export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, se
 
   app.post(
     '/loginLockouts/lift',
-    { schema: { tags, description: 'Lift a sign-in lock-out (administrators)', body: liftLockoutRequestSchema, response: { 200: okSchema } } },
+    {
+      schema: {
+        tags,
+        description: 'Lift a sign-in lock-out (administrators)',
+        body: liftLockoutRequestSchema,
+        response: { 200: okSchema },
+      },
+    },
     async (request) => {
       await service.liftLockout({ db: ctx.db, actor: requireActor(request), ...request.body });
       return results({ ok: true as const });

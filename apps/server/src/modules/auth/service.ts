@@ -3,9 +3,9 @@ import {
   LOGIN_LOCK_MINUTES,
   LOGIN_MAX_FAILURES_PER_ADDRESS,
   LOGIN_MAX_FAILURES_PER_USER,
+  type Lockout,
   type LoginRequest,
   type LoginResult,
-  type Lockout,
   type Me,
   MSG_LOGIN_INVALID,
   MSG_LOGIN_LOCKED,
@@ -27,7 +27,9 @@ const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_0
 
 type LoginOutcome = { result: LoginResult; session?: { sessionId: string; idHash: string } };
 
-const failure = (status: LoginResult['status'], error: string): LoginOutcome => ({ result: { status, error } });
+const failure = (status: LoginResult['status'], error: string): LoginOutcome => ({
+  result: { status, error },
+});
 
 /** Counts a failure for the user name and the address; locks whichever passed its limit. */
 const countFailure = async (db: Db, userKey: string, ip: string) => {
@@ -52,11 +54,20 @@ export const login = async (
 ): Promise<LoginOutcome> => {
   const { db, ip } = options;
   const userKey = options.username.trim().toLowerCase();
-  const locks = await repo.findActiveLocks(db, [{ kind: 'user', key: userKey }, { kind: 'ip', key: ip }], new Date());
+  const locks = await repo.findActiveLocks(
+    db,
+    [
+      { kind: 'user', key: userKey },
+      { kind: 'ip', key: ip },
+    ],
+    new Date(),
+  );
   if (locks.length > 0) return failure('locked', MSG_LOGIN_LOCKED);
 
   const user = await repo.findUserForLogin(db, options.username);
-  const passwordOk = user ? await verifyPassword(user.passwordHash, options.password) : await burnPasswordCheck(options.password).then(() => false);
+  const passwordOk = user
+    ? await verifyPassword(user.passwordHash, options.password)
+    : await burnPasswordCheck(options.password).then(() => false);
   if (!user || !passwordOk || user.disabled) {
     const locked = await countFailure(db, userKey, ip);
     return locked ? failure('locked', MSG_LOGIN_LOCKED) : failure('invalid', MSG_LOGIN_INVALID);

@@ -5,7 +5,12 @@ import { mfaRecoveryCodes } from './tables.ts';
 
 export const findMfaState = async (db: DbOrTx, userId: number) => {
   const [row] = await db
-    .select({ id: users.id, username: users.username, mfaSecret: users.mfaSecret, mfaPendingSecret: users.mfaPendingSecret })
+    .select({
+      id: users.id,
+      username: users.username,
+      mfaSecret: users.mfaSecret,
+      mfaPendingSecret: users.mfaPendingSecret,
+    })
     .from(users)
     .where(eq(users.id, userId));
   return row;
@@ -19,7 +24,8 @@ export const setSecret = (db: DbOrTx, userId: number, secret: string | null) =>
 
 export const replaceRecoveryCodes = async (db: DbOrTx, userId: number, codeHashes: string[]) => {
   await db.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
-  if (codeHashes.length > 0) await db.insert(mfaRecoveryCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash })));
+  if (codeHashes.length > 0)
+    await db.insert(mfaRecoveryCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash })));
 };
 
 export const countUnusedRecoveryCodes = async (db: DbOrTx, userId: number) => {
@@ -35,7 +41,13 @@ export const useRecoveryCode = async (db: DbOrTx, userId: number, codeHash: stri
   const used = await db
     .update(mfaRecoveryCodes)
     .set({ usedAt: new Date() })
-    .where(and(eq(mfaRecoveryCodes.userId, userId), eq(mfaRecoveryCodes.codeHash, codeHash), isNull(mfaRecoveryCodes.usedAt)))
+    .where(
+      and(
+        eq(mfaRecoveryCodes.userId, userId),
+        eq(mfaRecoveryCodes.codeHash, codeHash),
+        isNull(mfaRecoveryCodes.usedAt),
+      ),
+    )
     .returning({ id: mfaRecoveryCodes.id });
   return used.length > 0;
 };

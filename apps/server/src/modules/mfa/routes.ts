@@ -20,13 +20,29 @@ export const registerMfaRoutes = (fastify: FastifyInstance, ctx: AppContext, _se
 
   app.get(
     '/users/:id/mfa',
-    { schema: { tags, description: 'Second-factor status of a user', params: idParamSchema, response: { 200: mfaStatusResponseSchema } } },
-    async (request) => results(await service.getStatus({ db, actor: requireActor(request), userId: request.params.id })),
+    {
+      schema: {
+        tags,
+        description: 'Second-factor status of a user',
+        params: idParamSchema,
+        response: { 200: mfaStatusResponseSchema },
+      },
+    },
+    async (request) =>
+      results(await service.getStatus({ db, actor: requireActor(request), userId: request.params.id })),
   );
   app.post(
     '/users/:id/mfa/enrol',
-    { schema: { tags, description: 'Start TOTP enrolment (own user)', params: idParamSchema, response: { 200: mfaEnrolResponseSchema } } },
-    async (request) => results(await service.startEnrolment({ db, actor: requireActor(request), userId: request.params.id })),
+    {
+      schema: {
+        tags,
+        description: 'Start TOTP enrolment (own user)',
+        params: idParamSchema,
+        response: { 200: mfaEnrolResponseSchema },
+      },
+    },
+    async (request) =>
+      results(await service.startEnrolment({ db, actor: requireActor(request), userId: request.params.id })),
   );
   app.post(
     '/users/:id/mfa/confirm',
@@ -40,19 +56,46 @@ export const registerMfaRoutes = (fastify: FastifyInstance, ctx: AppContext, _se
       },
     },
     async (request) =>
-      results(await service.confirmEnrolment({ db, actor: requireActor(request), userId: request.params.id, code: request.body.code })),
+      results(
+        await service.confirmEnrolment({
+          db,
+          actor: requireActor(request),
+          userId: request.params.id,
+          code: request.body.code,
+        }),
+      ),
   );
   app.post(
     '/users/:id/mfa/disable',
-    { schema: { tags, description: 'Turn the second factor off with a code (own user)', params: idParamSchema, body: mfaCodeRequestSchema, response: { 200: okSchema } } },
+    {
+      schema: {
+        tags,
+        description: 'Turn the second factor off with a code (own user)',
+        params: idParamSchema,
+        body: mfaCodeRequestSchema,
+        response: { 200: okSchema },
+      },
+    },
     async (request) => {
-      await service.disable({ db, actor: requireActor(request), userId: request.params.id, code: request.body.code });
+      await service.disable({
+        db,
+        actor: requireActor(request),
+        userId: request.params.id,
+        code: request.body.code,
+      });
       return results({ ok: true as const });
     },
   );
   app.post(
     '/users/:id/mfa/reset',
-    { schema: { tags, description: "Remove a user's second factor (administrators)", params: idParamSchema, response: { 200: okSchema } } },
+    {
+      schema: {
+        tags,
+        description: "Remove a user's second factor (administrators)",
+        params: idParamSchema,
+        response: { 200: okSchema },
+      },
+    },
     async (request) => {
       await service.reset({ db, actor: requireActor(request), userId: request.params.id });
       return results({ ok: true as const });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   MFA_ISSUER,
   MFA_RECOVERY_CODE_COUNT,
@@ -9,7 +10,6 @@ import {
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import type { Actor } from '../../platform/auth/actor.ts';
-import { randomBytes } from 'node:crypto';
 import { sha256 } from '../../platform/crypto.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
@@ -37,7 +37,11 @@ const isTotp = async (secret: string, code: string) => {
 };
 
 /** A TOTP code of the enrolled secret, or an unused recovery code (which is then spent). */
-export const verifySecondFactor = async (db: DbOrTx, user: { id: number; mfaSecret: string }, code: string) => {
+export const verifySecondFactor = async (
+  db: DbOrTx,
+  user: { id: number; mfaSecret: string },
+  code: string,
+) => {
   const trimmed = code.trim();
   if (await isTotp(user.mfaSecret, trimmed)) return true;
   return repo.useRecoveryCode(db, user.id, sha256(normaliseRecoveryCode(trimmed)));
@@ -74,12 +78,17 @@ export const confirmEnrolment = async (options: { db: Db; actor: Actor; userId: 
   const state = await requireSelf(options.db, options.actor, options.userId);
   if (state.mfaSecret) throw badRequest(MSG_MFA_ALREADY_ENABLED);
   if (!state.mfaPendingSecret) throw badRequest(MSG_MFA_NOT_PENDING);
-  if (!(await isTotp(state.mfaPendingSecret, options.code))) throw badRequest(MSG_MFA_CODE_INVALID, { code: MSG_MFA_CODE_INVALID });
+  if (!(await isTotp(state.mfaPendingSecret, options.code)))
+    throw badRequest(MSG_MFA_CODE_INVALID, { code: MSG_MFA_CODE_INVALID });
   const recoveryCodes = Array.from({ length: MFA_RECOVERY_CODE_COUNT }, newRecoveryCode);
   const pending = state.mfaPendingSecret;
   await options.db.transaction(async (tx) => {
     await repo.setSecret(tx, options.userId, pending);
-    await repo.replaceRecoveryCodes(tx, options.userId, recoveryCodes.map((c) => sha256(normaliseRecoveryCode(c))));
+    await repo.replaceRecoveryCodes(
+      tx,
+      options.userId,
+      recoveryCodes.map((c) => sha256(normaliseRecoveryCode(c))),
+    );
   });
   return { recoveryCodes };
 };

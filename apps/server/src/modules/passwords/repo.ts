@@ -1,4 +1,9 @@
-import { DEFAULT_PASSWORD_RULES, PASSWORD_RULE_NAMES, type PasswordRuleName, type PasswordRules } from '@media/contract';
+import {
+  DEFAULT_PASSWORD_RULES,
+  PASSWORD_RULE_NAMES,
+  type PasswordRuleName,
+  type PasswordRules,
+} from '@media/contract';
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { users } from '../users/tables.ts';
@@ -21,7 +26,10 @@ export const upsertRules = async (db: DbOrTx, rules: Partial<PasswordRules>) => 
     await db
       .insert(passwordRules)
       .values({ rule, enabled: setting.enabled, value: setting.value })
-      .onConflictDoUpdate({ target: passwordRules.rule, set: { enabled: setting.enabled, value: setting.value } });
+      .onConflictDoUpdate({
+        target: passwordRules.rule,
+        set: { enabled: setting.enabled, value: setting.value },
+      });
   }
 };
 
@@ -29,13 +37,24 @@ export const upsertRules = async (db: DbOrTx, rules: Partial<PasswordRules>) => 
 export const insertMissingDefaultRules = async (db: DbOrTx) => {
   await db
     .insert(passwordRules)
-    .values(Object.entries(DEFAULT_PASSWORD_RULES).map(([rule, s]) => ({ rule, enabled: s.enabled, value: s.value })))
+    .values(
+      Object.entries(DEFAULT_PASSWORD_RULES).map(([rule, s]) => ({
+        rule,
+        enabled: s.enabled,
+        value: s.value,
+      })),
+    )
     .onConflictDoNothing();
 };
 
 export const findUserForPassword = async (db: DbOrTx, userId: number) => {
   const [row] = await db
-    .select({ id: users.id, username: users.username, passwordHash: users.passwordHash, disabled: users.disabled })
+    .select({
+      id: users.id,
+      username: users.username,
+      passwordHash: users.passwordHash,
+      disabled: users.disabled,
+    })
     .from(users)
     .where(eq(users.id, userId));
   return row;
@@ -44,7 +63,13 @@ export const findUserForPassword = async (db: DbOrTx, userId: number) => {
 export const findUserByLogin = async (db: DbOrTx, login: string) => {
   const name = login.trim().toLowerCase();
   const [row] = await db
-    .select({ id: users.id, username: users.username, email: users.email, fullname: users.fullname, disabled: users.disabled })
+    .select({
+      id: users.id,
+      username: users.username,
+      email: users.email,
+      fullname: users.fullname,
+      disabled: users.disabled,
+    })
     .from(users)
     .where(or(eq(sql`lower(${users.username})`, name), eq(sql`lower(${users.email})`, name)))
     .limit(1);

@@ -21,7 +21,13 @@ export const registerPasswordRoutes = (fastify: FastifyInstance, ctx: AppContext
 
   app.get(
     '/passwordRules',
-    { schema: { tags, description: 'The password rules, each with its enabled flag and value', response: { 200: resultsOf(passwordRulesSchema) } } },
+    {
+      schema: {
+        tags,
+        description: 'The password rules, each with its enabled flag and value',
+        response: { 200: resultsOf(passwordRulesSchema) },
+      },
+    },
     async () => results(await service.getRules({ db })),
   );
   app.post(
@@ -34,7 +40,8 @@ export const registerPasswordRoutes = (fastify: FastifyInstance, ctx: AppContext
         response: { 200: resultsOf(passwordRulesSchema) },
       },
     },
-    async (request) => results(await service.updateRules({ db, actor: requireActor(request), rules: request.body })),
+    async (request) =>
+      results(await service.updateRules({ db, actor: requireActor(request), rules: request.body })),
   );
   app.post(
     '/users/:id/setPassword',

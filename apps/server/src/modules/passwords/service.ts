@@ -85,8 +85,16 @@ export const passwordLink = (publicUrl: string, userId: number, token: string, r
 /** A single-use token; other areas call this for registration mails (invites, imported users). */
 export const createPasswordToken = async (db: DbOrTx, userId: number, resetType: ResetType) => {
   const token = randomToken(32);
-  const lifetimeMs = resetType === 'registration' ? REGISTRATION_TOKEN_DAYS * 86_400_000 : PASSWORD_RESET_TOKEN_MINUTES * 60_000;
-  await repo.insertToken(db, { tokenHash: sha256(token), userId, resetType, expiresAt: new Date(Date.now() + lifetimeMs) });
+  const lifetimeMs =
+    resetType === 'registration'
+      ? REGISTRATION_TOKEN_DAYS * 86_400_000
+      : PASSWORD_RESET_TOKEN_MINUTES * 60_000;
+  await repo.insertToken(db, {
+    tokenHash: sha256(token),
+    userId,
+    resetType,
+    expiresAt: new Date(Date.now() + lifetimeMs),
+  });
   return token;
 };
 

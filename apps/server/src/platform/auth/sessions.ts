@@ -31,7 +31,9 @@ export class SessionStore {
     const idHash = sha256(sessionId);
     const publicId = randomToken(12);
     const expiresAt = new Date(Date.now() + this.config.sessionAbsoluteMinutes * 60_000);
-    await tx.insert(sessions).values({ idHash, publicId, userId, ip, userAgent: userAgent.slice(0, 300), expiresAt });
+    await tx
+      .insert(sessions)
+      .values({ idHash, publicId, userId, ip, userAgent: userAgent.slice(0, 300), expiresAt });
     return { sessionId, idHash, publicId };
   }
 
@@ -61,7 +63,10 @@ export class SessionStore {
       return { ok: false };
     }
     if (now - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
-      await this.db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.idHash, idHash));
+      await this.db
+        .update(sessions)
+        .set({ lastSeenAt: new Date(now) })
+        .where(eq(sessions.idHash, idHash));
     }
     return { ok: true, idHash, publicId: row.publicId, userId: row.userId, username: row.username };
   }
@@ -74,7 +79,11 @@ export class SessionStore {
   async endOthers(tx: DbOrTx, userId: number, keepIdHash?: string) {
     await tx
       .delete(sessions)
-      .where(keepIdHash ? and(eq(sessions.userId, userId), ne(sessions.idHash, keepIdHash)) : eq(sessions.userId, userId));
+      .where(
+        keepIdHash
+          ? and(eq(sessions.userId, userId), ne(sessions.idHash, keepIdHash))
+          : eq(sessions.userId, userId),
+      );
   }
 
   /** Ends a session by someone else's hand; its next call answers 401 with the message. */

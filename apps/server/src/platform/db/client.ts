@@ -64,7 +64,10 @@ export const openDatabase = async (options: DatabaseOptions): Promise<DatabaseHa
   return {
     db,
     driver: 'pglite',
-    migrate: () => migratePglite(drizzlePglite({ client, schema, casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER }),
+    migrate: () =>
+      migratePglite(drizzlePglite({ client, schema, casing: 'snake_case' }), {
+        migrationsFolder: MIGRATIONS_FOLDER,
+      }),
     close: () => client.close(),
   };
 };

@@ -8,6 +8,9 @@ export const requireApiVersion =
   async (request: FastifyRequest) => {
     const sent = request.headers[API_VERSION_HEADER.toLowerCase()];
     if (typeof sent !== 'string' || !accepted.includes(sent)) {
-      throw new AppError(ERROR_CODES.apiVersion, `${MSG_API_VERSION}: ${typeof sent === 'string' ? sent : 'none'}`);
+      throw new AppError(
+        ERROR_CODES.apiVersion,
+        `${MSG_API_VERSION}: ${typeof sent === 'string' ? sent : 'none'}`,
+      );
     }
   };

@@ -28,7 +28,12 @@ export class CsrfGuard {
   }
 
   setCookie(reply: FastifyReply, token: string, secure: boolean) {
-    reply.setCookie(this.config.csrfCookieName, token, { path: '/', sameSite: 'lax', httpOnly: false, secure });
+    reply.setCookie(this.config.csrfCookieName, token, {
+      path: '/',
+      sameSite: 'lax',
+      httpOnly: false,
+      secure,
+    });
   }
 
   /** Gives a browser without a token one, so the page can send it on its first write. */

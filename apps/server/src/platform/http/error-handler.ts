@@ -7,7 +7,12 @@ const body = (code: string, message: string, fields?: Record<string, string>): E
   error: fields && Object.keys(fields).length > 0 ? { message, code, fields } : { message, code },
 });
 
-type ValidationIssue = { keyword?: string; instancePath?: string; message?: string; params?: { keys?: string[] } };
+type ValidationIssue = {
+  keyword?: string;
+  instancePath?: string;
+  message?: string;
+  params?: { keys?: string[] };
+};
 
 /** Turns zod issues into `fields` (by dotted path) and one summary message. */
 const validationFields = (issues: ValidationIssue[]) => {
@@ -33,18 +38,26 @@ export const registerErrorHandler = (app: FastifyInstance) => {
       const summary = Object.entries(fields)
         .map(([field, message]) => (field === '_' ? message : `${field}: ${message}`))
         .join('; ');
-      return reply.status(400).send(body(ERROR_CODES.validation, `Invalid ${error.validationContext ?? 'request'}: ${summary}`, fields));
+      return reply
+        .status(400)
+        .send(
+          body(ERROR_CODES.validation, `Invalid ${error.validationContext ?? 'request'}: ${summary}`, fields),
+        );
     }
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status === 429) {
       return reply.status(429).send(body(ERROR_CODES.rateLimited, error.message));
     }
     if (status >= 400 && status < 500) {
-      const code = status === 413 ? ERROR_CODES.tooLarge : status === 415 ? ERROR_CODES.unsupportedMediaType : ERROR_CODES.validation;
+      const code =
+        status === 413
+          ? ERROR_CODES.tooLarge
+          : status === 415
+            ? ERROR_CODES.unsupportedMediaType
+            : ERROR_CODES.validation;
       return reply.status(status).send(body(code, error.message));
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send(body(ERROR_CODES.internal, MSG_GENERIC_ERROR));
   });
-
 };

@@ -18,18 +18,28 @@ const NO_WEB_BUILD = `<!doctype html><html><head><title>Media Cloud</title></hea
 <p>The web app has not been built. Run <code>npm run build</code> (npm start does this for you).</p></body></html>`;
 
 /** Serves the built web app and falls back to it for page routes; the API keeps its own 404s. */
-export const registerWebApp = async (app: FastifyInstance, config: Config, onPage: (request: FastifyRequest, reply: FastifyReply) => void) => {
+export const registerWebApp = async (
+  app: FastifyInstance,
+  config: Config,
+  onPage: (request: FastifyRequest, reply: FastifyReply) => void,
+) => {
   const indexFile = path.join(config.webDist, 'index.html');
   const hasBuild = fs.existsSync(indexFile);
-  const settings: AppSettings = { csrfCookieName: config.csrfCookieName, csrfHeaderName: config.csrfHeaderName };
-  const page = hasBuild ? renderIndexHtml(fs.readFileSync(indexFile, 'utf8'), settings) : renderIndexHtml(NO_WEB_BUILD, settings);
+  const settings: AppSettings = {
+    csrfCookieName: config.csrfCookieName,
+    csrfHeaderName: config.csrfHeaderName,
+  };
+  const page = hasBuild
+    ? renderIndexHtml(fs.readFileSync(indexFile, 'utf8'), settings)
+    : renderIndexHtml(NO_WEB_BUILD, settings);
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: config.webDist,
       index: false,
       wildcard: false,
       setHeaders: (res, filePath) => {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+        if (filePath.includes(`${path.sep}assets${path.sep}`))
+          res.header('cache-control', 'public, max-age=31536000, immutable');
       },
     });
   }

@@ -2,7 +2,13 @@ import { Alert, Anchor, Button, Stack, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { usePasswordReset } from '../../api/auth.ts';
 
-export const ForgotPasswordForm = ({ initialUsername, onBack }: { initialUsername: string; onBack: () => void }) => {
+export const ForgotPasswordForm = ({
+  initialUsername,
+  onBack,
+}: {
+  initialUsername: string;
+  onBack: () => void;
+}) => {
   const reset = usePasswordReset();
   const [username, setUsername] = useState(initialUsername);
 

@@ -1,4 +1,15 @@
-import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useLogin } from '../../api/auth.ts';
@@ -27,7 +38,11 @@ export const SignInPage = () => {
     event.preventDefault();
     setError(undefined);
     try {
-      const result = await login.mutateAsync({ username, password, ...(mode === 'mfa' && mfaCode ? { mfaCode } : {}) });
+      const result = await login.mutateAsync({
+        username,
+        password,
+        ...(mode === 'mfa' && mfaCode ? { mfaCode } : {}),
+      });
       if (result.status === 'valid') {
         await navigate(safeNext(params.get('next')), { replace: true });
       } else if (result.status === 'invalidmfa') {
@@ -94,7 +109,11 @@ export const SignInPage = () => {
                     onChange={(e) => setMfaCode(e.currentTarget.value)}
                   />
                 )}
-                <Button type="submit" loading={login.isPending} disabled={!username || !password || (mode === 'mfa' && !mfaCode)}>
+                <Button
+                  type="submit"
+                  loading={login.isPending}
+                  disabled={!username || !password || (mode === 'mfa' && !mfaCode)}
+                >
                   Sign in
                 </Button>
                 {mode === 'mfa' ? (
