@@ -40,11 +40,12 @@ describe(`sign-in and sessions (${testDriver()})`, () => {
 
   it('answers invalid with the error text for a wrong password, an unknown user and a disabled user', async () => {
     const disabled = await makeUser(t.ctx.db, { disabled: true });
-    for (const [username, password] of [
+    const attempts: [string, string][] = [
       ['admin', 'wrong'],
       ['nobody-here', 'whatever'],
       [disabled.username, disabled.password as string],
-    ]) {
+    ];
+    for (const [username, password] of attempts) {
       const client = t.client();
       const response = await client.post<LoginBody>(
         '/api/login',
