@@ -1,10 +1,11 @@
-import { AppShell, Button, Center, Group, Loader, Text, Title } from '@mantine/core';
-import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { Anchor, AppShell, Button, Center, Group, Loader, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useLogout, useMe } from '../api/auth.ts';
 import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
 
 /** The signed-in layout; without a session it sends the user to the sign-in page and back. */
-export const Shell = () => {
+export const Shell = ({ children }: { children?: ReactNode }) => {
   const me = useMe();
   const logout = useLogout();
   const navigate = useNavigate();
@@ -37,12 +38,14 @@ export const Shell = () => {
     <AppShell header={{ height: 56 }} padding="md">
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between">
-          <Title order={3}>Media Cloud</Title>
+          <Anchor component={Link} to="/" underline="never" c="inherit">
+            <Title order={3}>Media Cloud</Title>
+          </Anchor>
           <Group gap="sm">
             <ColorSchemeToggle />
-            <Text size="sm" data-testid="signed-in-user">
+            <Anchor component={Link} to={`/users/user_settings/${me.data.id}/`} size="sm" data-testid="signed-in-user">
               {me.data.username}
-            </Text>
+            </Anchor>
             <Button variant="default" size="xs" onClick={signOut} loading={logout.isPending}>
               Sign out
             </Button>
@@ -50,7 +53,7 @@ export const Shell = () => {
         </Group>
       </AppShell.Header>
       <AppShell.Main>
-        <Outlet />
+        {children ?? <Outlet />}
       </AppShell.Main>
     </AppShell>
   );

@@ -8,6 +8,10 @@ export const router = createBrowserRouter([
     lazy: async () => ({ Component: (await import('../features/auth/SignInPage.tsx')).SignInPage }),
   },
   {
+    path: '/users/user_settings/:userId',
+    lazy: async () => ({ Component: (await import('../features/users/UserSettingsRoute.tsx')).UserSettingsRoute }),
+  },
+  {
     path: '/',
     Component: Shell,
     children: [

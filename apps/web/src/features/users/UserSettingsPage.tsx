@@ -1,0 +1,60 @@
+import { RESET_TYPES, type ResetType } from '@media/contract';
+import { Alert, Center, Divider, Paper, Stack, Title } from '@mantine/core';
+import { useParams, useSearchParams } from 'react-router';
+import { useMe } from '../../api/auth.ts';
+import { ChangePasswordForm } from './ChangePasswordForm.tsx';
+import { SecondFactorSection } from './SecondFactorSection.tsx';
+
+const RESET_TITLES: Record<ResetType, string> = { just_reset: 'Reset Password', registration: 'Set Password' };
+
+/** `/users/user_settings/{userId}/`: own settings, or the reset / registration mode of a mailed link. */
+export const UserSettingsPage = () => {
+  const { userId } = useParams();
+  const [params] = useSearchParams();
+  const id = Number(userId);
+  const resetToken = params.get('resetToken');
+  const resetType = params.get('resetType');
+
+  if (resetToken) {
+    if (!RESET_TYPES.includes(resetType as ResetType)) {
+      return (
+        <Center mih="100vh">
+          <Alert color="red">Unknown reset type: {resetType ?? 'none'}</Alert>
+        </Center>
+      );
+    }
+    return (
+      <Center mih="100vh" p="md">
+        <Paper withBorder shadow="sm" p="xl" radius="md" w={460}>
+          <Stack>
+            <Title order={2}>{RESET_TITLES[resetType as ResetType]}</Title>
+            <ChangePasswordForm userId={id} mode={resetType as ResetType} resetToken={resetToken} />
+          </Stack>
+        </Paper>
+      </Center>
+    );
+  }
+  return <OwnSettings userId={id} />;
+};
+
+const OwnSettings = ({ userId }: { userId: number }) => {
+  const me = useMe();
+  return (
+    <Stack maw={720}>
+      <Title order={2}>User settings</Title>
+      <Title order={3} id="change-password">
+        Change password
+      </Title>
+      <ChangePasswordForm userId={userId} username={me.data?.id === userId ? me.data.username : undefined} mode="currentPassword" />
+      {me.data?.id === userId && (
+        <>
+          <Divider />
+          <Title order={3} id="second-factor">
+            Second factor
+          </Title>
+          <SecondFactorSection userId={userId} />
+        </>
+      )}
+    </Stack>
+  );
+};
