@@ -25,8 +25,9 @@ export const useLogin = () => {
   return useMutation({
     mutationFn: (request: LoginRequest) =>
       apiFetch<LoginResult>('/api/login', { method: 'POST', body: request }),
-    onSuccess: async (result) => {
-      if (result.status === 'valid') await queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
+    onSuccess: (result) => {
+      // Drop the cached "not signed in", so the shell waits for the new user instead of redirecting.
+      if (result.status === 'valid') queryClient.removeQueries({ queryKey: ME_QUERY_KEY });
     },
   });
 };

@@ -25,13 +25,18 @@ export const useMfaStatus = (userId: number) =>
   useQuery({ queryKey: mfaKey(userId), queryFn: () => apiFetch<MfaStatus>(`/api/users/${userId}/mfa`) });
 
 export const useMfaEnrol = (userId: number) =>
-  useMutation({ mutationFn: () => apiFetch<MfaEnrolment>(`/api/users/${userId}/mfa/enrol`, { method: 'POST', body: {} }) });
+  useMutation({
+    mutationFn: () => apiFetch<MfaEnrolment>(`/api/users/${userId}/mfa/enrol`, { method: 'POST', body: {} }),
+  });
 
 export const useMfaConfirm = (userId: number) => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (code: string) =>
-      apiFetch<{ recoveryCodes: string[] }>(`/api/users/${userId}/mfa/confirm`, { method: 'POST', body: { code } }),
+      apiFetch<{ recoveryCodes: string[] }>(`/api/users/${userId}/mfa/confirm`, {
+        method: 'POST',
+        body: { code },
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: mfaKey(userId) }),
   });
 };
@@ -39,7 +44,8 @@ export const useMfaConfirm = (userId: number) => {
 export const useMfaDisable = (userId: number) => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (code: string) => apiFetch<{ ok: true }>(`/api/users/${userId}/mfa/disable`, { method: 'POST', body: { code } }),
+    mutationFn: (code: string) =>
+      apiFetch<{ ok: true }>(`/api/users/${userId}/mfa/disable`, { method: 'POST', body: { code } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: mfaKey(userId) }),
   });
 };

@@ -43,7 +43,12 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
           </Anchor>
           <Group gap="sm">
             <ColorSchemeToggle />
-            <Anchor component={Link} to={`/users/user_settings/${me.data.id}/`} size="sm" data-testid="signed-in-user">
+            <Anchor
+              component={Link}
+              to={`/users/user_settings/${me.data.id}/`}
+              size="sm"
+              data-testid="signed-in-user"
+            >
               {me.data.username}
             </Anchor>
             <Button variant="default" size="xs" onClick={signOut} loading={logout.isPending}>
@@ -52,9 +57,7 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Main>
-        {children ?? <Outlet />}
-      </AppShell.Main>
+      <AppShell.Main>{children ?? <Outlet />}</AppShell.Main>
     </AppShell>
   );
 };

@@ -9,7 +9,9 @@ export const router = createBrowserRouter([
   },
   {
     path: '/users/user_settings/:userId',
-    lazy: async () => ({ Component: (await import('../features/users/UserSettingsRoute.tsx')).UserSettingsRoute }),
+    lazy: async () => ({
+      Component: (await import('../features/users/UserSettingsRoute.tsx')).UserSettingsRoute,
+    }),
   },
   {
     path: '/',

@@ -1,12 +1,12 @@
+import { Alert, Anchor, Button, List, PasswordInput, Progress, Stack, Text } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import {
+  checkPassword,
   MSG_FIELD_REQUIRED_EMPTY,
   MSG_PASSWORD_MISMATCH,
-  checkPassword,
   passwordStrength,
   type ResetType,
 } from '@media/contract';
-import { Alert, Anchor, Button, List, Progress, PasswordInput, Stack, Text } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { usePasswordRules, useSetPassword } from '../../api/users.ts';
@@ -17,7 +17,12 @@ const STRENGTH_COLOR = { unsafe: 'red', moderate: 'yellow', safe: 'teal' } as co
 /** spec1 §5: the confirmation is checked a second after typing stops. */
 const CONFIRM_CHECK_DELAY_MS = 1000;
 
-export const ChangePasswordForm = (props: { userId: number; username?: string; mode: ChangePasswordMode; resetToken?: string }) => {
+export const ChangePasswordForm = (props: {
+  userId: number;
+  username?: string;
+  mode: ChangePasswordMode;
+  resetToken?: string;
+}) => {
   const rules = usePasswordRules();
   const setPassword = useSetPassword(props.userId);
   const [currentPassword, setCurrentPassword] = useState('');
@@ -28,7 +33,8 @@ export const ChangePasswordForm = (props: { userId: number; username?: string; m
 
   const outcomes = rules.data ? checkPassword(newPassword, props.username ?? '', rules.data) : [];
   const strength = rules.data ? passwordStrength(newPassword, props.username ?? '', rules.data) : undefined;
-  const mismatch = debouncedConfirm !== '' && debouncedConfirm !== newPassword;
+  // Shown a second after typing stops, hidden at once when the text changes.
+  const mismatch = debouncedConfirm === confirm && confirm !== '' && confirm !== newPassword;
   const valid =
     newPassword !== '' &&
     confirm === newPassword &&
@@ -93,14 +99,18 @@ export const ChangePasswordForm = (props: { userId: number; username?: string; m
         />
         {strength && newPassword !== '' && (
           <Stack gap={4}>
-            <Progress value={strength.bar} color={STRENGTH_COLOR[strength.level]} aria-label={`Password strength: ${strength.level}`} />
+            <Progress
+              value={strength.bar}
+              color={STRENGTH_COLOR[strength.level]}
+              aria-label={`Password strength: ${strength.level}`}
+            />
             <Text size="xs" c="dimmed">
               Strength: {strength.level}
             </Text>
           </Stack>
         )}
         {outcomes.length > 0 && (
-          <List size="sm" spacing={2}>
+          <List size="sm" spacing={2} listStyleType="none">
             {outcomes.map((o) => (
               <List.Item key={o.rule} c={o.passed ? 'teal' : 'dimmed'}>
                 {o.passed ? '✓' : '•'} {o.message}
@@ -117,7 +127,11 @@ export const ChangePasswordForm = (props: { userId: number; username?: string; m
           onChange={(e) => setConfirm(e.currentTarget.value)}
         />
         <Button type="submit" disabled={!valid} loading={setPassword.isPending} w="fit-content">
-          {props.mode === 'currentPassword' ? 'Change password' : props.mode === 'registration' ? 'Set password' : 'Reset password'}
+          {props.mode === 'currentPassword'
+            ? 'Change password'
+            : props.mode === 'registration'
+              ? 'Set password'
+              : 'Reset password'}
         </Button>
       </Stack>
     </form>

@@ -12,7 +12,8 @@ export const SecondFactorSection = ({ userId }: { userId: number }) => {
   const [recoveryCodes, setRecoveryCodes] = useState<string[]>();
 
   if (status.isPending) return <Text c="dimmed">Loading…</Text>;
-  if (status.isError) return <Alert color="red">Could not load the second-factor status: {status.error.message}</Alert>;
+  if (status.isError)
+    return <Alert color="red">Could not load the second-factor status: {status.error.message}</Alert>;
 
   const submitConfirm = async (event: FormEvent) => {
     event.preventDefault();
@@ -42,7 +43,9 @@ export const SecondFactorSection = ({ userId }: { userId: number }) => {
       )}
       {recoveryCodes && (
         <Alert color="yellow" title="Your recovery codes" data-testid="recovery-codes">
-          <Text size="sm">Keep these somewhere safe. Each signs you in once in place of a code. They are shown only now.</Text>
+          <Text size="sm">
+            Keep these somewhere safe. Each signs you in once in place of a code. They are shown only now.
+          </Text>
           <SimpleGrid cols={2} mt="xs">
             {recoveryCodes.map((c) => (
               <Code key={c}>{c}</Code>
@@ -54,10 +57,23 @@ export const SecondFactorSection = ({ userId }: { userId: number }) => {
         <form onSubmit={submitDisable}>
           <Stack gap="xs">
             <Text size="sm" c="dimmed">
-              {status.data.recoveryCodesLeft} recovery codes left. To turn the second factor off, enter a code.
+              {status.data.recoveryCodesLeft} recovery codes left. To turn the second factor off, enter a
+              code.
             </Text>
-            <TextInput label="Verification Code" value={code} onChange={(e) => setCode(e.currentTarget.value)} w={240} />
-            <Button type="submit" color="red" variant="light" disabled={!code.trim()} loading={disable.isPending} w="fit-content">
+            <TextInput
+              label="Verification Code"
+              value={code}
+              onChange={(e) => setCode(e.currentTarget.value)}
+              w={240}
+            />
+            <Button
+              type="submit"
+              color="red"
+              variant="light"
+              disabled={!code.trim()}
+              loading={disable.isPending}
+              w="fit-content"
+            >
               Turn off
             </Button>
           </Stack>
@@ -70,7 +86,12 @@ export const SecondFactorSection = ({ userId }: { userId: number }) => {
             <Text size="sm">
               Or type the key: <Code data-testid="mfa-secret">{enrol.data.secret}</Code>
             </Text>
-            <TextInput label="Verification Code" value={code} onChange={(e) => setCode(e.currentTarget.value)} w={240} />
+            <TextInput
+              label="Verification Code"
+              value={code}
+              onChange={(e) => setCode(e.currentTarget.value)}
+              w={240}
+            />
             <Button type="submit" disabled={!code.trim()} loading={confirm.isPending} w="fit-content">
               Confirm
             </Button>

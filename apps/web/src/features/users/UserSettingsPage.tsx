@@ -1,11 +1,14 @@
-import { RESET_TYPES, type ResetType } from '@media/contract';
 import { Alert, Center, Divider, Paper, Stack, Title } from '@mantine/core';
+import { RESET_TYPES, type ResetType } from '@media/contract';
 import { useParams, useSearchParams } from 'react-router';
 import { useMe } from '../../api/auth.ts';
 import { ChangePasswordForm } from './ChangePasswordForm.tsx';
 import { SecondFactorSection } from './SecondFactorSection.tsx';
 
-const RESET_TITLES: Record<ResetType, string> = { just_reset: 'Reset Password', registration: 'Set Password' };
+const RESET_TITLES: Record<ResetType, string> = {
+  just_reset: 'Reset Password',
+  registration: 'Set Password',
+};
 
 /** `/users/user_settings/{userId}/`: own settings, or the reset / registration mode of a mailed link. */
 export const UserSettingsPage = () => {
@@ -45,7 +48,11 @@ const OwnSettings = ({ userId }: { userId: number }) => {
       <Title order={3} id="change-password">
         Change password
       </Title>
-      <ChangePasswordForm userId={userId} username={me.data?.id === userId ? me.data.username : undefined} mode="currentPassword" />
+      <ChangePasswordForm
+        userId={userId}
+        username={me.data?.id === userId ? me.data.username : undefined}
+        mode="currentPassword"
+      />
       {me.data?.id === userId && (
         <>
           <Divider />

@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { generate } from 'otplib';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  E2E_ADMIN_PASSWORD,
+  launchBrowser,
+  newPage,
+  type RunningServer,
+  screenshot,
+  signIn,
+  startServer,
+} from '../harness.ts';
+
+const readMail = async (dataDir: string) => {
+  const folder = path.join(dataDir, 'mail');
+  for (let i = 0; i < 100; i++) {
+    const files = fs.existsSync(folder) ? fs.readdirSync(folder).filter((f) => f.endsWith('.eml')) : [];
+    if (files[0]) return fs.readFileSync(path.join(folder, files[0]), 'utf8');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('no mail was written');
+};
+
+describe('user settings', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer({
+      PUBLIC_URL: 'http://public.example',
+      SEED_DEMO: '1',
+      DEMO_PASSWORD: 'Demo-Passw0rd-1',
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('enrols a second factor, then signs in with password and Verification Code', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, 'admin', E2E_ADMIN_PASSWORD);
+    await page.getByTestId('signed-in-user').click();
+    await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+    const secret = (await page.getByTestId('mfa-secret').textContent()) ?? '';
+    expect(secret).toMatch(/^[A-Z2-7]+=*$/);
+    await screenshot(page, 'user-settings-enrol');
+    await page.getByLabel('Verification Code').fill(await generate({ secret }));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByTestId('recovery-codes').waitFor();
+    await screenshot(page, 'user-settings-recovery-codes');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/login$/);
+
+    await page.getByLabel('Username').fill('admin');
+    await page.getByLabel(/^Password/).fill(E2E_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const codeField = page.getByLabel(/^Verification Code/);
+    await codeField.waitFor();
+    expect(await page.getByLabel(/^Password/).inputValue()).toBe(E2E_ADMIN_PASSWORD);
+    await screenshot(page, 'sign-in-verification-code');
+    await codeField.fill('000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toContain('The verification code is not valid');
+    await codeField.fill(await generate({ secret }));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('signed-in-user').waitFor();
+    await context.close();
+  });
+
+  it('resets a forgotten password through the mailed link', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.url}/login`);
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await page.getByLabel(/^Username or email/).fill('evening-news.editor');
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByRole('status').waitFor();
+    const mail = (await readMail(server.dataDir)).replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const link = mail.match(
+      /http:\/\/public\.example(\/users\/user_settings\/\d+\/\?resetToken=[\w-]+&resetType=just_reset)/,
+    )?.[1];
+    expect(link).toBeTruthy();
+    await page.goto(`${server.url}${link}`);
+    await page.getByRole('heading', { name: 'Reset Password' }).waitFor();
+    const newPassword = 'Reset-Passw0rd-2026';
+    await page.getByLabel(/^New password/).fill(newPassword);
+    await page.getByLabel(/^Confirm new password/).fill(`${newPassword}x`);
+    await page.getByText('This password does not match').waitFor();
+    await page.getByLabel(/^Confirm new password/).fill(newPassword);
+    await screenshot(page, 'reset-password');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.getByText('Your password has been changed as requested').waitFor();
+    await page.getByRole('link', { name: 'Go to the sign-in page' }).click();
+    await page.waitForURL(/\/login$/);
+    const login = await page.request.post(`${server.url}/api/login`, {
+      data: { username: 'evening-news.editor', password: newPassword },
+      headers: {
+        'X-CSRFToken': (await context.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '',
+      },
+    });
+    const body = (await login.json()) as { results: { status: string } };
+    expect(body.results.status).toBe('valid');
+    await context.close();
+  });
+});
