@@ -54,7 +54,9 @@ describe(`HTTP conventions (${testDriver()})`, () => {
 
   it('pages the roles list, refuses a bad page (400) and answers 401 without a session', async () => {
     const admin = await t.admin();
-    const page = await admin.get<{ results: { name: string }[]; total: number }>('/api/roles?offset=1&limit=2');
+    const page = await admin.get<{ results: { name: string }[]; total: number }>(
+      '/api/roles?offset=1&limit=2',
+    );
     expect(page.body.results.map((r) => r.name)).toEqual(['Editor', 'Logger']);
     expect(page.body.total).toBe(4);
     expect((await admin.get('/api/roles?limit=0')).status).toBe(400);

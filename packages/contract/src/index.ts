@@ -6,6 +6,7 @@ export * from './columns/defaults.ts';
 export * from './http/api-versions.ts';
 export * from './http/app-settings.ts';
 export * from './http/envelope.ts';
+export * from './http/error-text.ts';
 export * from './mfa/schemas.ts';
 export * from './passwords/rules.ts';
 export * from './passwords/schemas.ts';

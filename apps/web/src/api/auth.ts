@@ -10,7 +10,7 @@ export const useMe = () =>
     queryKey: ME_QUERY_KEY,
     queryFn: async () => {
       try {
-        return await apiFetch<Me>('/api/me');
+        return await apiFetch<Me>('/api/me', { noRelogin: true });
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) return null;
         throw error;
@@ -24,7 +24,7 @@ export const useLogin = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: LoginRequest) =>
-      apiFetch<LoginResult>('/api/login', { method: 'POST', body: request }),
+      apiFetch<LoginResult>('/api/login', { method: 'POST', body: request, noRelogin: true }),
     onSuccess: (result) => {
       // Drop the cached "not signed in", so the shell waits for the new user instead of redirecting.
       if (result.status === 'valid') queryClient.removeQueries({ queryKey: ME_QUERY_KEY });
@@ -35,7 +35,7 @@ export const useLogin = () => {
 export const useLogout = () => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiFetch<{ ok: true }>('/api/logout', { method: 'POST', body: {} }),
+    mutationFn: () => apiFetch<{ ok: true }>('/api/logout', { method: 'POST', body: {}, noRelogin: true }),
     onSuccess: () => queryClient.setQueryData(ME_QUERY_KEY, null),
   });
 };
@@ -43,5 +43,9 @@ export const useLogout = () => {
 export const usePasswordReset = () =>
   useMutation({
     mutationFn: (username: string) =>
-      apiFetch<{ message: string }>('/api/passwordReset', { method: 'POST', body: { username } }),
+      apiFetch<{ message: string }>('/api/passwordReset', {
+        method: 'POST',
+        body: { username },
+        noRelogin: true,
+      }),
   });

@@ -1,4 +1,11 @@
-import { type ErrorBody, MSG_GENERIC_ERROR } from '@media/contract';
+import {
+  API_VERSION_HEADER,
+  type ApiVersions,
+  type ErrorBody,
+  errorText,
+  RAW_RESPONSE_HEADER,
+} from '@media/contract';
+import { createReloginCoordinator, type ReloginCoordinator } from './relogin.ts';
 import { appSettings } from './settings.ts';
 
 export class ApiError extends Error {
@@ -12,47 +19,118 @@ export class ApiError extends Error {
   }
 }
 
-const readCookie = (name: string) =>
-  document.cookie
-    .split('; ')
-    .find((part) => part.startsWith(`${name}=`))
-    ?.slice(name.length + 1);
+/** spec1 §7 / §9: 429 is retried after Retry-After, else 1 s, up to 100 times. */
+export const MAX_RATE_LIMIT_RETRIES = 100;
+export const DEFAULT_RETRY_DELAY_MS = 1000;
 
-/** The error text the product shows: `message (code)`, else the message, else the generic text. */
-export const errorText = (body: Partial<ErrorBody> | undefined) => {
-  const error = body?.error;
-  if (error?.message && error.code) return `${error.message} (${error.code})`;
-  return error?.message || MSG_GENERIC_ERROR;
+export type ApiVersionKind = 'ingest' | 'nodes' | 'mediaUpdate';
+
+export type RequestOptions = {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  /** Send X-Api-Version for ingest and node calls. */
+  apiVersion?: ApiVersionKind;
+  /** Answer the whole body instead of unwrapping `results` (sends X-Raw-Response). */
+  raw?: boolean;
+  /** Sign-in calls answer 401 themselves; they must not open the re-login dialog. */
+  noRelogin?: boolean;
+  signal?: AbortSignal;
 };
 
-type Options = { method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; body?: unknown };
+type Dependencies = {
+  fetch: typeof fetch;
+  sleep: (ms: number) => Promise<void>;
+  readCookie: (name: string) => string | undefined;
+  relogin: ReloginCoordinator;
+};
 
-/** One call of the API: JSON in and out, anti-forgery header on writes, `results` unwrapped. */
-export const apiFetch = async <T>(path: string, options: Options = {}): Promise<T> => {
-  const method = options.method ?? 'GET';
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET') {
-    const { csrfCookieName, csrfHeaderName } = appSettings();
-    const token = readCookie(csrfCookieName);
-    if (token) headers[csrfHeaderName] = decodeURIComponent(token);
-  }
-  const response = await fetch(path, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const text = await response.text();
-  let parsed: unknown;
+const browserCookie = (name: string) => {
+  const part = document.cookie.split('; ').find((p) => p.startsWith(`${name}=`));
+  return part ? decodeURIComponent(part.slice(name.length + 1)) : undefined;
+};
+
+const withRetryParameter = (path: string, attempt: number) => {
+  const url = new URL(path, 'http://placeholder');
+  url.searchParams.set('_retry', String(attempt));
+  return `${url.pathname}${url.search}`;
+};
+
+const parseBody = (text: string): unknown => {
+  if (!text) return undefined;
   try {
-    parsed = text ? JSON.parse(text) : undefined;
+    return JSON.parse(text);
   } catch {
-    parsed = undefined;
+    return text;
   }
-  if (!response.ok) {
-    const body = parsed as Partial<ErrorBody> | undefined;
-    throw new ApiError(errorText(body), response.status, body?.error?.code, body?.error?.fields);
-  }
-  return (parsed as { results: T }).results;
 };
+
+export const createApiClient = (deps: Dependencies) => {
+  let versions: Promise<ApiVersions> | undefined;
+  const apiVersions = () => {
+    versions ??= deps
+      .fetch('/config/apiVersions.json', { credentials: 'same-origin' })
+      .then((r) => r.json() as Promise<ApiVersions>)
+      .catch((error: unknown) => {
+        versions = undefined;
+        throw error;
+      });
+    return versions;
+  };
+
+  const send = async (path: string, options: RequestOptions) => {
+    const method = options.method ?? 'GET';
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.raw) headers[RAW_RESPONSE_HEADER] = '1';
+    if (options.apiVersion) headers[API_VERSION_HEADER] = (await apiVersions())[options.apiVersion];
+    if (method !== 'GET') {
+      const { csrfCookieName, csrfHeaderName } = appSettings();
+      const token = deps.readCookie(csrfCookieName);
+      if (token) headers[csrfHeaderName] = token;
+    }
+    return deps.fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      signal: options.signal,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+  };
+
+  const request = async <T>(path: string, options: RequestOptions = {}): Promise<T> => {
+    let rateLimitRetries = 0;
+    let url = path;
+    for (;;) {
+      const response = await send(url, options);
+      const body = parseBody(await response.text());
+      if (response.ok) return (options.raw ? body : (body as { results: T } | undefined)?.results) as T;
+      if (response.status === 429 && rateLimitRetries < MAX_RATE_LIMIT_RETRIES) {
+        rateLimitRetries += 1;
+        const seconds = Number(response.headers.get('retry-after'));
+        await deps.sleep(Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_RETRY_DELAY_MS);
+        url = withRetryParameter(path, rateLimitRetries);
+        continue;
+      }
+      if (response.status === 401 && !options.noRelogin) {
+        await deps.relogin.request((body as Partial<ErrorBody> | undefined)?.error?.message);
+        continue;
+      }
+      const error = (body as Partial<ErrorBody> | undefined)?.error;
+      throw new ApiError(errorText(body), response.status, error?.code, error?.fields);
+    }
+  };
+
+  return { request, apiVersions };
+};
+
+export const relogin = createReloginCoordinator();
+
+const client = createApiClient({
+  fetch: (...args) => fetch(...args),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  readCookie: browserCookie,
+  relogin,
+});
+
+/** One call of the API: JSON in and out, anti-forgery header on writes, `results` unwrapped, 401 and 429 handled. */
+export const apiFetch = client.request;

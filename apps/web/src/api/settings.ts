@@ -7,4 +7,7 @@ declare global {
 }
 
 /** Page settings the server injects into index.html; defaults when the page is served by Vite. */
-export const appSettings = (): AppSettings => ({ ...DEFAULT_APP_SETTINGS, ...window.__APP_SETTINGS__ });
+export const appSettings = (): AppSettings => ({
+  ...DEFAULT_APP_SETTINGS,
+  ...(typeof window === 'undefined' ? {} : window.__APP_SETTINGS__),
+});

@@ -13,7 +13,12 @@ export const usePasswordRules = () =>
 export const useSetPassword = (userId: number) =>
   useMutation({
     mutationFn: (request: SetPasswordRequest) =>
-      apiFetch<{ message: string }>(`/api/users/${userId}/setPassword`, { method: 'POST', body: request }),
+      apiFetch<{ message: string }>(`/api/users/${userId}/setPassword`, {
+        method: 'POST',
+        body: request,
+        // The reset and registration modes run without a session.
+        noRelogin: 'resetToken' in request,
+      }),
   });
 
 type MfaStatus = { enabled: boolean; pending: boolean; recoveryCodesLeft: number };

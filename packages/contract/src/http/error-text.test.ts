@@ -1,0 +1,22 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { errorText } from './error-text.ts';
+
+describe('error text (spec2 §8)', () => {
+  it('reads message (code) from a server error body', () => {
+    expect(errorText({ error: { message: 'Name too long', code: 'validation' } })).toBe(
+      'Name too long (validation)',
+    );
+  });
+  it('falls back to the plain message, then a string, then the generic text', () => {
+    expect(errorText({ error: { message: 'Gone' } })).toBe('Gone');
+    expect(errorText(new Error('Network down'))).toBe('Network down');
+    expect(errorText('plain words')).toBe('plain words');
+    expect(errorText(undefined)).toBe('an error has occurred');
+    expect(errorText({})).toBe('an error has occurred');
+    expect(errorText({ error: { message: '' } })).toBe('an error has occurred');
+  });
+  it('never answers an empty text', () => {
+    fc.assert(fc.property(fc.anything(), (value) => errorText(value).length > 0));
+  });
+});

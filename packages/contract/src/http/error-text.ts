@@ -1,0 +1,29 @@
+import { MSG_GENERIC_ERROR } from '../auth/messages.ts';
+
+type ErrorLike = { message?: unknown; code?: unknown };
+
+const fromParts = (error: ErrorLike) => {
+  const message = typeof error.message === 'string' && error.message !== '' ? error.message : undefined;
+  const code = typeof error.code === 'string' && error.code !== '' ? error.code : undefined;
+  if (message && code) return `${message} (${code})`;
+  return message;
+};
+
+/**
+ * spec2 §8: the server error's message plus its code in brackets; otherwise the plain message;
+ * otherwise a string; otherwise 'an error has occurred'.
+ */
+export const errorText = (error: unknown): string => {
+  if (typeof error === 'string' && error !== '') return error;
+  if (error && typeof error === 'object') {
+    const body = error as { error?: unknown };
+    if (body.error && typeof body.error === 'object') {
+      const text = fromParts(body.error as ErrorLike);
+      if (text) return text;
+    }
+    if (typeof body.error === 'string' && body.error !== '') return body.error;
+    const text = fromParts(error as ErrorLike);
+    if (text) return text;
+  }
+  return MSG_GENERIC_ERROR;
+};
