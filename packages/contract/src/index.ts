@@ -1,4 +1,5 @@
 export * from './access/roles.ts';
+export * from './alerts/alerts.ts';
 export * from './auth/lockout.ts';
 export * from './auth/messages.ts';
 export * from './auth/schemas.ts';
@@ -8,6 +9,7 @@ export * from './http/app-settings.ts';
 export * from './http/envelope.ts';
 export * from './http/error-text.ts';
 export * from './mfa/schemas.ts';
+export * from './paging/paginator.ts';
 export * from './passwords/rules.ts';
 export * from './passwords/schemas.ts';
 export * from './rights/rights.ts';

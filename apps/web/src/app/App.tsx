@@ -1,5 +1,7 @@
 import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
 import { createTheme, MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { ReloginDialog } from './ReloginDialog.tsx';
@@ -10,6 +12,7 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWind
 
 export const App = () => (
   <MantineProvider theme={theme} defaultColorScheme="auto">
+    <Notifications position="top-right" />
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
       <ReloginDialog />

@@ -2,6 +2,7 @@ import { Anchor, AppShell, Button, Center, Group, Loader, Text, Title } from '@m
 import type { ReactNode } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useLogout, useMe } from '../api/auth.ts';
+import { AlertCounts } from '../ui/alerts.tsx';
 import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
 
 /** The signed-in layout; without a session it sends the user to the sign-in page and back. */
@@ -42,6 +43,7 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
             <Title order={3}>Media Cloud</Title>
           </Anchor>
           <Group gap="sm">
+            <AlertCounts />
             <ColorSchemeToggle />
             <Anchor
               component={Link}
