@@ -1,7 +1,7 @@
 import { LOGIN_MAX_FAILURES_PER_ADDRESS, LOGIN_MAX_FAILURES_PER_USER } from '@media/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessions } from '../src/modules/auth/tables.ts';
+import { loginFailures, sessions } from '../src/modules/auth/tables.ts';
 import { users } from '../src/modules/users/tables.ts';
 import { grantAccountAccess, makeAccount, makeUser } from '../src/seed/factories.ts';
 import { ADMIN_TEST_PASSWORD, buildTestApp, type TestApp, testDriver } from './harness.ts';
@@ -227,6 +227,27 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
     expect(elsewhere.body.results.status).toBe('valid');
   });
 
+  it('pages and sorts the lock-out list on the server', async () => {
+    const until = new Date(Date.now() + 600_000);
+    await t.ctx.db.insert(loginFailures).values([
+      { kind: 'user', key: 'sort-b', failures: 7, lockedUntil: until },
+      { kind: 'user', key: 'sort-a', failures: 9, lockedUntil: until },
+      { kind: 'user', key: 'sort-c', failures: 5, lockedUntil: until },
+      { kind: 'user', key: 'sort-expired', failures: 5, lockedUntil: new Date(Date.now() - 1000) },
+    ]);
+    const admin = await t.admin();
+    type Page = { results: { key: string; failures: number }[]; total: number };
+    const byKey = await admin.get<Page>('/api/loginLockouts?sort=key&limit=100');
+    const keys = byKey.body.results.map((r) => r.key).filter((k) => k.startsWith('sort-'));
+    expect(keys).toEqual(['sort-a', 'sort-b', 'sort-c']);
+    const byFailures = await admin.get<Page>('/api/loginLockouts?sort=failures&desc=1&limit=100');
+    const failures = byFailures.body.results.map((r) => r.failures);
+    expect(failures).toEqual([...failures].sort((x, y) => y - x));
+    const firstPage = await admin.get<Page>('/api/loginLockouts?sort=key&limit=1&offset=1');
+    expect(firstPage.body.results).toHaveLength(1);
+    expect(firstPage.body.total).toBe(byKey.body.total);
+  });
+
   it('keeps the lock-out list and lifting to administrators: 400, 401, 403, 404', async () => {
     const admin = await t.admin();
     expect(
@@ -236,6 +257,7 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
       (await admin.post<ErrorBody>('/api/loginLockouts/lift', { kind: 'user', key: 'x', extra: 1 })).status,
     ).toBe(400);
     expect((await admin.get('/api/loginLockouts?limit=0')).status).toBe(400);
+    expect((await admin.get('/api/loginLockouts?sort=password')).status).toBe(400);
     const notFound = await admin.post<ErrorBody>('/api/loginLockouts/lift', {
       kind: 'user',
       key: 'never-locked',

@@ -1,6 +1,7 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { createTheme, MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
@@ -14,8 +15,10 @@ export const App = () => (
   <MantineProvider theme={theme} defaultColorScheme="auto">
     <Notifications position="top-right" />
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-      <ReloginDialog />
+      <ModalsProvider>
+        <RouterProvider router={router} />
+        <ReloginDialog />
+      </ModalsProvider>
     </QueryClientProvider>
   </MantineProvider>
 );

@@ -1,9 +1,23 @@
-import { Anchor, AppShell, Button, Center, Group, Loader, Text, Title } from '@mantine/core';
+import {
+  Anchor,
+  AppShell,
+  Burger,
+  Button,
+  Center,
+  Group,
+  Loader,
+  NavLink,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useLogout, useMe } from '../api/auth.ts';
 import { AlertCounts } from '../ui/alerts.tsx';
 import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
+import { NAVIGATION, SECTION_LABELS } from './navigation.ts';
 
 /** The signed-in layout; without a session it sends the user to the sign-in page and back. */
 export const Shell = ({ children }: { children?: ReactNode }) => {
@@ -11,6 +25,7 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
   const logout = useLogout();
   const navigate = useNavigate();
   const location = useLocation();
+  const [navOpened, nav] = useDisclosure(false);
 
   if (me.isPending) {
     return (
@@ -29,29 +44,46 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
   if (!me.data) {
     return <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   }
+  const user = me.data;
 
   const signOut = async () => {
     await logout.mutateAsync();
     await navigate('/login', { replace: true });
   };
 
+  const items = NAVIGATION.filter((item) => item.visible(user));
+  const sections = [...new Set(items.map((item) => item.section))];
+
   return (
-    <AppShell header={{ height: 56 }} padding="md">
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !navOpened } }}
+      padding="md"
+    >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between">
-          <Anchor component={Link} to="/" underline="never" c="inherit">
-            <Title order={3}>Media Cloud</Title>
-          </Anchor>
+          <Group gap="sm">
+            <Burger
+              opened={navOpened}
+              onClick={nav.toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Navigation"
+            />
+            <Anchor component={Link} to="/" underline="never" c="inherit">
+              <Title order={3}>Media Cloud</Title>
+            </Anchor>
+          </Group>
           <Group gap="sm">
             <AlertCounts />
             <ColorSchemeToggle />
             <Anchor
               component={Link}
-              to={`/users/user_settings/${me.data.id}/`}
+              to={`/users/user_settings/${user.id}/`}
               size="sm"
               data-testid="signed-in-user"
             >
-              {me.data.username}
+              {user.username}
             </Anchor>
             <Button variant="default" size="xs" onClick={signOut} loading={logout.isPending}>
               Sign out
@@ -59,6 +91,32 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
           </Group>
         </Group>
       </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Main navigation">
+        <Stack gap="md">
+          {sections.map((section) => (
+            <Stack gap={2} key={section}>
+              <Text size="xs" c="dimmed" tt="uppercase" fw={700} px="xs">
+                {SECTION_LABELS[section]}
+              </Text>
+              {items
+                .filter((item) => item.section === section)
+                .map((item) => {
+                  const to = item.to(user);
+                  return (
+                    <NavLink
+                      key={item.label}
+                      component={Link}
+                      to={to}
+                      label={item.label}
+                      active={location.pathname === to}
+                      onClick={nav.close}
+                    />
+                  );
+                })}
+            </Stack>
+          ))}
+        </Stack>
+      </AppShell.Navbar>
       <AppShell.Main>{children ?? <Outlet />}</AppShell.Main>
     </AppShell>
   );

@@ -18,6 +18,10 @@ export const router = createBrowserRouter([
     Component: Shell,
     children: [
       { index: true, lazy: async () => ({ Component: (await import('./HomePage.tsx')).HomePage }) },
+      {
+        path: 'admin/lockouts',
+        lazy: async () => ({ Component: (await import('../features/admin/LockoutsPage.tsx')).LockoutsPage }),
+      },
       { path: '*', Component: NotFoundPage },
     ],
   },

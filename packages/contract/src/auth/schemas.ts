@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resultsOf } from '../http/envelope.ts';
+import { pageQuerySchema, resultsOf } from '../http/envelope.ts';
 
 export const LOGIN_STATUSES = ['valid', 'invalidmfa', 'invalid', 'locked'] as const;
 export type LoginStatus = (typeof LOGIN_STATUSES)[number];
@@ -57,4 +57,11 @@ export type Lockout = z.infer<typeof lockoutSchema>;
 export const liftLockoutRequestSchema = z.strictObject({
   kind: z.enum(LOCKOUT_KINDS),
   key: z.string().min(1).max(200),
+});
+
+export const LOCKOUT_SORT_FIELDS = ['kind', 'key', 'failures', 'lockedUntil'] as const;
+
+export const lockoutsQuerySchema = pageQuerySchema.extend({
+  sort: z.enum(LOCKOUT_SORT_FIELDS).default('lockedUntil'),
+  desc: z.enum(['0', '1']).default('0').describe('1 sorts descending'),
 });

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { users } from '../users/tables.ts';
 import { loginFailures } from './tables.ts';
@@ -66,13 +66,31 @@ export const clearFailures = async (db: DbOrTx, kind: FailureKind, key: string) 
   return removed.length;
 };
 
-export const findLocksPage = async (db: DbOrTx, now: Date, offset: number, limit: number) => {
+const LOCK_SORT_COLUMNS = {
+  kind: loginFailures.kind,
+  key: loginFailures.key,
+  failures: loginFailures.failures,
+  lockedUntil: loginFailures.lockedUntil,
+} as const;
+
+export const findLocksPage = async (
+  db: DbOrTx,
+  page: {
+    now: Date;
+    offset: number;
+    limit: number;
+    sort: keyof typeof LOCK_SORT_COLUMNS;
+    descending: boolean;
+  },
+) => {
+  const { now, offset, limit } = page;
   const where = and(isNotNull(loginFailures.lockedUntil), gt(loginFailures.lockedUntil, now));
+  const column = LOCK_SORT_COLUMNS[page.sort];
   const rows = await db
     .select()
     .from(loginFailures)
     .where(where)
-    .orderBy(loginFailures.lockedUntil)
+    .orderBy(page.descending ? desc(column) : asc(column), asc(loginFailures.key))
     .offset(offset)
     .limit(limit);
   const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(loginFailures).where(where);

@@ -2,11 +2,11 @@ import {
   collectionOf,
   liftLockoutRequestSchema,
   lockoutSchema,
+  lockoutsQuerySchema,
   loginRequestSchema,
   loginResponseSchema,
   meResponseSchema,
   okSchema,
-  pageQuerySchema,
 } from '@media/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -84,7 +84,7 @@ export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, se
       schema: {
         tags,
         description: 'Current sign-in lock-outs (administrators)',
-        querystring: pageQuerySchema,
+        querystring: lockoutsQuerySchema,
         response: { 200: collectionOf(lockoutSchema) },
       },
     },

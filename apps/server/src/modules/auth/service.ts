@@ -115,9 +115,22 @@ export const me = async (options: { db: Db; actor: Actor }): Promise<Me> => {
   };
 };
 
-export const listLockouts = async (options: { db: Db; actor: Actor; offset: number; limit: number }) => {
+export const listLockouts = async (options: {
+  db: Db;
+  actor: Actor;
+  offset: number;
+  limit: number;
+  sort: 'kind' | 'key' | 'failures' | 'lockedUntil';
+  desc: '0' | '1';
+}) => {
   await requireRight(options.db, options.actor, 'cloud.admin');
-  const page = await repo.findLocksPage(options.db, new Date(), options.offset, options.limit);
+  const page = await repo.findLocksPage(options.db, {
+    now: new Date(),
+    offset: options.offset,
+    limit: options.limit,
+    sort: options.sort,
+    descending: options.desc === '1',
+  });
   const items: Lockout[] = page.rows.map((row) => ({
     kind: row.kind,
     key: row.key,

@@ -89,6 +89,8 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
         accessorFn: (row: T) => row,
         cell: ({ row }) => column.cell(row.original),
         enableSorting: column.sortable ?? false,
+        // Rows are sorted by the server; the first press sorts ascending, whatever the cell holds.
+        sortDescFirst: false,
         enableHiding: column.optional ?? false,
         size: column.width ?? 160,
       })),

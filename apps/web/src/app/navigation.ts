@@ -1,0 +1,27 @@
+import type { Me } from '@media/contract';
+
+export type NavigationItem = {
+  label: string;
+  to: (me: Me) => string;
+  section: 'user' | 'cloud';
+  visible: (me: Me) => boolean;
+};
+
+/** Every page reachable from the shell, with who may see it; later areas add their entries here. */
+export const NAVIGATION: NavigationItem[] = [
+  { section: 'user', label: 'Home', to: () => '/', visible: () => true },
+  {
+    section: 'user',
+    label: 'Your settings',
+    to: (me) => `/users/user_settings/${me.id}/`,
+    visible: () => true,
+  },
+  {
+    section: 'cloud',
+    label: 'Sign-in lock-outs',
+    to: () => '/admin/lockouts',
+    visible: (me) => me.rights.admin.length > 0,
+  },
+];
+
+export const SECTION_LABELS: Record<NavigationItem['section'], string> = { user: 'You', cloud: 'Cloud' };

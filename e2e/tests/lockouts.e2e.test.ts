@@ -1,0 +1,124 @@
+import type { APIRequestContext, Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  E2E_ADMIN_PASSWORD,
+  launchBrowser,
+  newPage,
+  type RunningServer,
+  screenshot,
+  signIn,
+  startServer,
+} from '../harness.ts';
+
+const LOCKED_USERS = 12;
+
+/** Locks user names by failing their sign-in 5 times, each from its own (forwarded) address. */
+const lockUsers = async (request: APIRequestContext, baseUrl: string) => {
+  await request.get(`${baseUrl}/api/passwordRules`);
+  const state = await request.storageState();
+  const token = state.cookies.find((c) => c.name === 'csrftoken')?.value ?? '';
+  let address = 0;
+  for (let user = 0; user < LOCKED_USERS; user++) {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      address += 1;
+      await request.post(`${baseUrl}/api/login`, {
+        data: { username: `locked-${String(user).padStart(2, '0')}`, password: 'wrong' },
+        headers: {
+          'X-CSRFToken': token,
+          'X-Forwarded-For': `10.77.${Math.floor(address / 250)}.${address % 250}`,
+        },
+      });
+    }
+  }
+};
+
+describe('sign-in lock-outs page (DataTable)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer({ TRUST_PROXY: '1' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('lists, sorts, pages, selects with the keyboard, hides a column and lifts with confirmation', async () => {
+    const { context, page } = await newPage(browser);
+    await lockUsers(context.request, server.url);
+    await signIn(page, server.url, 'admin', E2E_ADMIN_PASSWORD);
+    await page.getByRole('link', { name: 'Sign-in lock-outs' }).click();
+    await page.getByRole('heading', { name: 'Sign-in lock-outs' }).waitFor();
+    const range = page.getByTestId('paginator-range');
+    await expect.poll(() => range.textContent()).toBe(`1–12 of ${LOCKED_USERS}`);
+
+    // Sort by name, descending, with the keyboard.
+    const nameHeader = page.getByRole('button', { name: /User name or address/ });
+    await nameHeader.focus();
+    await page.keyboard.press('Enter');
+    const sortOf = () =>
+      page.getByRole('columnheader', { name: /User name or address/ }).getAttribute('aria-sort');
+    await expect.poll(sortOf).toBe('ascending');
+    await page.keyboard.press('Enter');
+    await expect.poll(sortOf).toBe('descending');
+    const firstKey = () => page.locator('tbody tr[data-row-id]').first().getAttribute('data-row-id');
+    await expect.poll(firstKey).toBe('user:locked-11');
+
+    // Page size 10 and the next page.
+    await page.getByLabel('Items per page').selectOption('10');
+    await expect.poll(() => range.textContent()).toBe(`1–10 of ${LOCKED_USERS}`);
+    await page.getByRole('button', { name: 'Next page' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => range.textContent()).toBe(`11–12 of ${LOCKED_USERS}`);
+    await page.getByRole('button', { name: 'First page' }).click();
+    await expect.poll(() => range.textContent()).toBe(`1–10 of ${LOCKED_USERS}`);
+
+    // Select all with the keyboard: on only when every row is selected.
+    const selectAll = page.getByLabel('Select all');
+    await selectAll.focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.locator('tbody input[type=checkbox]:checked').count()).toBe(10);
+    expect(await selectAll.isChecked()).toBe(true);
+    await page.getByLabel('Select row user:locked-11').click();
+    expect(await selectAll.isChecked()).toBe(false);
+    await page.getByLabel('Select row user:locked-11').click();
+    expect(await selectAll.isChecked()).toBe(true);
+
+    // The optional-columns menu hides a column and closes itself.
+    await page.getByRole('button', { name: 'Columns' }).click();
+    const menu = page.getByTestId('optional-columns-menu');
+    await menu.waitFor();
+    await menu.getByLabel('Locked until').click();
+    await expect.poll(() => page.getByRole('columnheader', { name: 'Locked until' }).count()).toBe(0);
+    await menu.waitFor({ state: 'hidden', timeout: 8000 });
+    await screenshot(page, 'lockouts-table');
+
+    // Lift the selected ten, after confirming.
+    await page.getByRole('button', { name: 'Lift selected' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Lift 10 lock-outs? Sign-in opens again at once.').waitFor();
+    await page.waitForTimeout(400); // let the dialog finish fading in
+    await screenshot(page, 'lockouts-confirm');
+    await dialog.getByRole('button', { name: 'Lift' }).click();
+    await expect.poll(() => range.textContent()).toBe('1–2 of 2');
+    await page.getByText('Lifted 10 lock-outs').waitFor();
+    await expect.poll(() => page.getByTestId('alert-count-success').textContent()).toBe('1');
+
+    // The same alert again merges into the one toast with a count.
+    for (const key of ['user:locked-01', 'user:locked-00']) {
+      await page.getByLabel(`Select row ${key}`).click();
+      await page.getByRole('button', { name: 'Lift selected' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Lift' }).click();
+      await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    }
+    await page.getByText('Lifted 1 lock-out (×2)').waitFor();
+    expect(await page.getByText(/^Lifted 1 lock-out/).count()).toBe(1);
+    await expect.poll(() => page.getByTestId('alert-count-success').textContent()).toBe('3');
+    await page.getByTestId('data-table-empty').waitFor();
+    expect(await page.getByTestId('data-table-empty').textContent()).toBe('Nobody is locked out');
+    await screenshot(page, 'lockouts-empty');
+    await context.close();
+  });
+});
