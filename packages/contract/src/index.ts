@@ -13,3 +13,4 @@ export * from './paging/paginator.ts';
 export * from './passwords/rules.ts';
 export * from './passwords/schemas.ts';
 export * from './rights/rights.ts';
+export * from './save-state/save-state.ts';

@@ -54,3 +54,12 @@ export const useMfaDisable = (userId: number) => {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: mfaKey(userId) }),
   });
 };
+
+export const useUpdatePasswordRules = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (rules: PasswordRules) =>
+      apiFetch<PasswordRules>('/api/passwordRules', { method: 'POST', body: rules }),
+    onSuccess: (rules) => queryClient.setQueryData(['passwordRules'], rules),
+  });
+};

@@ -16,6 +16,7 @@ import type { ReactNode } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useLogout, useMe } from '../api/auth.ts';
 import { AlertCounts } from '../ui/alerts.tsx';
+import { UnsavedChangesGuard } from '../ui/unsaved-changes.tsx';
 import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
 import { NAVIGATION, SECTION_LABELS } from './navigation.ts';
 
@@ -117,7 +118,10 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
           ))}
         </Stack>
       </AppShell.Navbar>
-      <AppShell.Main>{children ?? <Outlet />}</AppShell.Main>
+      <AppShell.Main>
+        <UnsavedChangesGuard />
+        {children ?? <Outlet />}
+      </AppShell.Main>
     </AppShell>
   );
 };

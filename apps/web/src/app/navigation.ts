@@ -18,6 +18,12 @@ export const NAVIGATION: NavigationItem[] = [
   },
   {
     section: 'cloud',
+    label: 'Password rules',
+    to: () => '/admin/passwordRules',
+    visible: (me) => me.rights.admin.length > 0,
+  },
+  {
+    section: 'cloud',
     label: 'Sign-in lock-outs',
     to: () => '/admin/lockouts',
     visible: (me) => me.rights.admin.length > 0,

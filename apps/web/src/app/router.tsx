@@ -19,6 +19,12 @@ export const router = createBrowserRouter([
     children: [
       { index: true, lazy: async () => ({ Component: (await import('./HomePage.tsx')).HomePage }) },
       {
+        path: 'admin/passwordRules',
+        lazy: async () => ({
+          Component: (await import('../features/admin/PasswordRulesPage.tsx')).PasswordRulesPage,
+        }),
+      },
+      {
         path: 'admin/lockouts',
         lazy: async () => ({ Component: (await import('../features/admin/LockoutsPage.tsx')).LockoutsPage }),
       },
