@@ -34,7 +34,7 @@ export const Paginator = ({ total, window, onChange, hideAll, label = 'Items per
         value={window.pageSize === PAGE_SIZE_ALL ? 'All' : String(window.pageSize)}
         onChange={(e) => {
           const value = e.currentTarget.value;
-          onChange(windowForPageSize(window, value === 'All' ? PAGE_SIZE_ALL : Number(value), total));
+          onChange(windowForPageSize(window, value === 'All' ? PAGE_SIZE_ALL : Number(value)));
         }}
       />
       <Text size="sm" data-testid="paginator-range">

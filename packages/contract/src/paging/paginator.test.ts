@@ -36,11 +36,11 @@ describe('paginator', () => {
   });
 
   it('keeps the first item visible when the page size changes', () => {
-    expect(windowForPageSize({ startIndex: 30, pageSize: 10 }, 20, 95)).toEqual({
+    expect(windowForPageSize({ startIndex: 30, pageSize: 10 }, 20)).toEqual({
       startIndex: 20,
       pageSize: 20,
     });
-    expect(windowForPageSize({ startIndex: 30, pageSize: 10 }, PAGE_SIZE_ALL, 95)).toEqual({
+    expect(windowForPageSize({ startIndex: 30, pageSize: 10 }, PAGE_SIZE_ALL)).toEqual({
       startIndex: 0,
       pageSize: 0,
     });

@@ -36,7 +36,7 @@ export const windowOfPage = (page: number, pageSize: number, total: number): Pag
 };
 
 /** Changing the page size keeps the first item shown on the new page. */
-export const windowForPageSize = (current: PageWindow, pageSize: number, total: number): PageWindow => {
+export const windowForPageSize = (current: PageWindow, pageSize: number): PageWindow => {
   if (pageSize === PAGE_SIZE_ALL) return { startIndex: 0, pageSize };
   const first = Math.max(0, current.startIndex);
   return { startIndex: Math.floor(first / pageSize) * pageSize, pageSize: Math.max(1, pageSize) };
