@@ -1,0 +1,42 @@
+/**
+ * spec3 §5: first path segments that cannot be names (the spec's list), plus the product's own first
+ * segments `config` and `assets`, which the server serves.
+ */
+export const RESERVED_FIRST_PATH_SEGMENTS: readonly string[] = [
+  'admin',
+  'api',
+  'login',
+  'logout',
+  'register',
+  'accounts',
+  'users',
+  'site',
+  'sitegroup',
+  'edge',
+  'invite',
+  'accept',
+  'reset',
+  'create',
+  'update',
+  'contact',
+  'cloud',
+  'search',
+  'webhook',
+  'help',
+  'tutorial',
+  'diagnostic',
+  'mfaenrol',
+  'mobile',
+  'sms',
+  'proxy',
+  'jobs',
+  'batch',
+  'control',
+  'cc',
+  'config',
+  'assets',
+];
+
+const RESERVED = new Set(RESERVED_FIRST_PATH_SEGMENTS);
+
+export const isReservedName = (name: string) => RESERVED.has(name.trim().toLowerCase());
