@@ -1,6 +1,8 @@
 import { runApiReadBenchmark } from './api-read.ts';
+import { runWebSizeBenchmark } from './web-size.ts';
 
 const benchmarks: [string, () => Promise<void>][] = [
+  ['Web: JavaScript of the sign-in page plus shell', runWebSizeBenchmark],
   ['API read: /api/me and a list route against a bare Fastify route', runApiReadBenchmark],
 ];
 
