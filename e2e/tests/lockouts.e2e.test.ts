@@ -94,6 +94,10 @@ describe('sign-in lock-outs page (DataTable)', () => {
     await expect.poll(() => page.getByRole('columnheader', { name: 'Locked until' }).count()).toBe(0);
     await menu.waitFor({ state: 'hidden', timeout: 8000 });
     await screenshot(page, 'lockouts-table');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForTimeout(300);
+    await screenshot(page, 'lockouts-table-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // Lift the selected ten, after confirming.
     await page.getByRole('button', { name: 'Lift selected' }).click();

@@ -46,6 +46,10 @@ describe('re-login dialog', () => {
     await a.page.keyboard.press('Escape');
     expect(await dialog.isVisible()).toBe(true);
     await screenshot(a.page, 'relogin-dialog');
+    await a.page.emulateMedia({ colorScheme: 'dark' });
+    await a.page.waitForTimeout(300);
+    await screenshot(a.page, 'relogin-dialog-dark');
+    await a.page.emulateMedia({ colorScheme: 'light' });
     await dialog.getByLabel(/^Password/).fill('wrong-password');
     await dialog.getByRole('button', { name: 'Login' }).click();
     await dialog.getByRole('alert').waitFor();

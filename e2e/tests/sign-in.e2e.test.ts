@@ -42,6 +42,9 @@ describe('sign-in page', () => {
       .toBe('admin');
     expect(new URL(page.url()).pathname).toBe('/');
     await screenshot(page, 'shell');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForTimeout(300);
+    await screenshot(page, 'shell-dark');
     await context.close();
   });
 

@@ -72,6 +72,22 @@ describe('user settings', () => {
     await context.close();
   });
 
+  it('shows the message a reload carries and scrolls to the element it names', async () => {
+    const { context, page } = await newPage(browser, { colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 420 });
+    await signIn(page, server.url, 'documentaries.viewer', 'Demo-Passw0rd-1');
+    await page.getByTestId('signed-in-user').waitFor();
+    const me = (await (await page.request.get(`${server.url}/api/me`)).json()) as { results: { id: number } };
+    await page.goto(
+      `${server.url}/users/user_settings/${me.results.id}/?message=Account%20data%20has%20been%20saved&element_id_to_jump_to=second-factor`,
+    );
+    await page.getByText('Account data has been saved').waitFor();
+    await expect.poll(() => new URL(page.url()).search).toBe('');
+    // The page scrolled down to the named section.
+    await expect.poll(() => page.evaluate('window.scrollY')).toBeGreaterThan(0);
+    await context.close();
+  });
+
   it('resets a forgotten password through the mailed link', async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${server.url}/login`);

@@ -19,6 +19,7 @@ import { AlertCounts } from '../ui/alerts.tsx';
 import { UnsavedChangesGuard } from '../ui/unsaved-changes.tsx';
 import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
 import { NAVIGATION, SECTION_LABELS } from './navigation.ts';
+import { ReloadMessage } from './ReloadMessage.tsx';
 
 /** The signed-in layout; without a session it sends the user to the sign-in page and back. */
 export const Shell = ({ children }: { children?: ReactNode }) => {
@@ -120,6 +121,7 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
       </AppShell.Navbar>
       <AppShell.Main>
         <UnsavedChangesGuard />
+        <ReloadMessage />
         {children ?? <Outlet />}
       </AppShell.Main>
     </AppShell>

@@ -183,7 +183,7 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
             highlightOnHover
             stickyHeader
             layout="fixed"
-            style={{ width: table.getTotalSize() + (selectable ? 44 : 0) }}
+            style={{ width: '100%', minWidth: table.getTotalSize() + (selectable ? 44 : 0) }}
           >
             <Table.Thead>
               {table.getHeaderGroups().map((group) => (
