@@ -21,3 +21,6 @@ export * from './passwords/rules.ts';
 export * from './passwords/schemas.ts';
 export * from './rights/rights.ts';
 export * from './save-state/save-state.ts';
+export * from './widgets/drag-select.ts';
+export * from './widgets/ring.ts';
+export * from './widgets/tags.ts';

@@ -1,0 +1,88 @@
+import { ActionIcon, Group, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { useState } from 'react';
+
+type ClickToEditProps = {
+  value: string;
+  /** Called only when the text changed; a failure puts the old text back. */
+  onSubmit: (next: string) => Promise<unknown> | undefined;
+  label: string;
+  maxLength?: number;
+  validate?: (next: string) => string | undefined;
+};
+
+/** Click-to-edit text (spec3 §2): Enter or blur submits when changed, Escape reverts. */
+export const ClickToEdit = ({ value, onSubmit, label, maxLength, validate }: ClickToEditProps) => {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(value);
+  const [saving, setSaving] = useState(false);
+  const error = editing ? validate?.(draft) : undefined;
+
+  const revert = () => {
+    setDraft(value);
+    setEditing(false);
+  };
+  const submit = async () => {
+    if (error) return;
+    const next = draft.trim();
+    if (next === value) {
+      revert();
+      return;
+    }
+    setSaving(true);
+    try {
+      await onSubmit(next);
+      setEditing(false);
+    } catch {
+      revert();
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  if (!editing) {
+    return (
+      <UnstyledButton
+        onClick={() => {
+          setDraft(value);
+          setEditing(true);
+        }}
+        aria-label={`Edit ${label}`}
+      >
+        <Group gap={4}>
+          <Text>{value}</Text>
+          <Text c="dimmed" size="xs">
+            ✎
+          </Text>
+        </Group>
+      </UnstyledButton>
+    );
+  }
+  return (
+    <Group gap={4} wrap="nowrap">
+      <TextInput
+        aria-label={label}
+        autoFocus
+        size="xs"
+        value={draft}
+        maxLength={maxLength}
+        error={error}
+        disabled={saving}
+        onChange={(e) => setDraft(e.currentTarget.value)}
+        onBlur={() => void submit()}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') void submit();
+          if (e.key === 'Escape') revert();
+        }}
+      />
+      <ActionIcon
+        variant="subtle"
+        size="sm"
+        aria-label="Revert"
+        onMouseDown={(e) => e.preventDefault()}
+        onClick={revert}
+      >
+        ↺
+      </ActionIcon>
+    </Group>
+  );
+};
