@@ -87,10 +87,12 @@ describe('sign-in lock-outs page (DataTable)', () => {
     expect(await selectAll.isChecked()).toBe(true);
 
     // The optional-columns menu hides a column and closes itself.
-    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('button', { name: 'Columns' }).focus();
+    await page.keyboard.press('Enter');
     const menu = page.getByTestId('optional-columns-menu');
     await menu.waitFor();
-    await menu.getByLabel('Locked until').click();
+    await menu.getByLabel('Locked until').focus();
+    await page.keyboard.press('Space');
     await expect.poll(() => page.getByRole('columnheader', { name: 'Locked until' }).count()).toBe(0);
     await menu.waitFor({ state: 'hidden', timeout: 8000 });
     await screenshot(page, 'lockouts-table');
