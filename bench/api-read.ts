@@ -73,7 +73,7 @@ export const runApiReadBenchmark = async () => {
 
   await bare.close();
   await app.close();
-  await ctx.database.close();
+  await ctx.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 
   const [baseline, me, list] = rows as [Row, Row, Row];

@@ -12,6 +12,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { registerRoleRoutes } from './modules/access/routes.ts';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
+import { registerEventRoutes } from './modules/events/routes.ts';
 import { registerMfaRoutes } from './modules/mfa/routes.ts';
 import { registerPasswordRoutes } from './modules/passwords/routes.ts';
 import type { Actor } from './platform/auth/actor.ts';
@@ -154,6 +155,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerPasswordRoutes(api, ctx, services);
       registerMfaRoutes(api, ctx, services);
       registerRoleRoutes(api, ctx, services);
+    registerEventRoutes(api, ctx, services);
     },
     { prefix: '/api' },
   );

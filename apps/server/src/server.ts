@@ -9,7 +9,7 @@ const main = async () => {
   const shutdown = async (signal: string) => {
     ctx.log.info({ signal }, 'shutting down');
     await app.close();
-    await ctx.database.close();
+    await ctx.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -171,7 +171,7 @@ export const buildTestApp = async (env: Record<string, string> = {}): Promise<Te
     admin: () => new TestClient(app, config).signIn('admin', ADMIN_TEST_PASSWORD),
     close: async () => {
       await app.close();
-      await ctx.database.close();
+      await ctx.close();
       await fresh?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -28,7 +28,7 @@ describe.skipIf(testDriver() !== 'postgres')('two instances on one PostgreSQL da
   });
   afterAll(async () => {
     await b.app.close();
-    await b.ctx.database.close();
+    await b.ctx.close();
     await a.close();
   });
 

@@ -52,7 +52,7 @@ describe(`first start and restart (${testDriver()})`, () => {
       ]);
       expect((await db1.select({ n: count() }).from(passwordRules))[0]?.n).toBe(6);
       const extra = await makeUser(db1, { username: 'kept.user' });
-      await first.ctx.database.close();
+      await first.ctx.close();
       expect(fs.existsSync(path.join(dataDir, 'db'))).toBe(true);
 
       const second = await createContext(
@@ -70,7 +70,7 @@ describe(`first start and restart (${testDriver()})`, () => {
       const [kept] = await db2.select().from(users).where(eq(users.id, extra.id));
       expect(kept?.username).toBe('kept.user');
       expect((await db2.select({ n: count() }).from(roles))[0]?.n).toBe(4);
-      await second.ctx.database.close();
+      await second.ctx.close();
     },
   );
 });

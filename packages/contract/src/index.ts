@@ -24,3 +24,4 @@ export * from './save-state/save-state.ts';
 export * from './widgets/drag-select.ts';
 export * from './widgets/ring.ts';
 export * from './widgets/tags.ts';
+export * from './events/events.ts';

@@ -27,6 +27,7 @@ const envSchema = z.object({
   LOCAL_EDGE: flag(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  LONG_POLL_SECONDS: z.coerce.number().int().min(1).max(60).default(25),
   SESSION_IDLE_MINUTES: z.coerce
     .number()
     .int()
@@ -73,6 +74,8 @@ export type Config = {
   localEdge: boolean;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   rateLimitPerMinute: number;
+  /** How long a long-poll waits for a change before answering an empty list. */
+  longPollSeconds: number;
   sessionIdleMinutes: number;
   sessionAbsoluteMinutes: number;
   trustProxy: boolean;
@@ -110,6 +113,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     localEdge: e.LOCAL_EDGE,
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    longPollSeconds: e.LONG_POLL_SECONDS,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionAbsoluteMinutes: e.SESSION_ABSOLUTE_MINUTES,
     trustProxy: e.TRUST_PROXY,

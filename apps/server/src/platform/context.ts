@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db } from './db/client.ts';
+import type { LiveBus } from './live/bus.ts';
+import type { Publish } from './live/publish.ts';
 import type { Mailer } from './mail.ts';
 
 /** What every module gets: built once at start, shared by all requests. */
@@ -11,4 +13,10 @@ export type AppContext = {
   secretKey: string;
   mailer: Mailer;
   log: FastifyBaseLogger;
+  /** Live updates between instances. */
+  bus: LiveBus;
+  /** Announce a committed change on a channel. */
+  publish: Publish;
+  /** Closes the bus and the database. */
+  close: () => Promise<void>;
 };

@@ -1,4 +1,4 @@
-import { type Ancestry, emptyRights, hasRight, type Right, type RightsSnapshot } from '@media/contract';
+import { type Ancestry, channelScope, emptyRights, hasRight, type Right, type RightsSnapshot } from '@media/contract';
 import { and, eq, inArray, or } from 'drizzle-orm';
 import { accountAccess, managerGrants, roles } from '../modules/access/tables.ts';
 import { accounts, resellers, siteGroups, sites } from '../modules/organisation/tables.ts';
@@ -150,4 +150,26 @@ export const visibleSiteIds = async (db: DbOrTx, rights: RightsSnapshot): Promis
       ),
     );
   return rows.map((r) => r.id);
+};
+
+/** Whether the actor may receive a live-update channel (contract's channelScope names its owner). */
+export const canReadChannel = async (db: DbOrTx, actor: Actor, channel: string) => {
+  const scope = channelScope(channel);
+  const rights = await actor.rights();
+  switch (scope.kind) {
+    case 'cloud':
+      return scope.adminOnly ? rights.admin : true;
+    case 'user':
+      return scope.id === actor.userId || rights.admin;
+    case 'account': {
+      const ancestry = await findAncestry(db, { kind: 'account', id: scope.id });
+      return ancestry !== undefined && hasRight(rights, 'account.use', ancestry);
+    }
+    case 'site': {
+      const ancestry = await findAncestry(db, { kind: 'site', id: scope.id });
+      return ancestry !== undefined && hasRight(rights, 'site.manage', ancestry);
+    }
+    case 'unknown':
+      return false;
+  }
 };

@@ -7,6 +7,8 @@ import type { AppContext } from './context.ts';
 import { randomToken } from './crypto.ts';
 import { openDatabase } from './db/client.ts';
 import { loggerOptions } from './logging.ts';
+import { createInProcessBus, createPostgresBus } from './live/bus.ts';
+import { createPublisher } from './live/publish.ts';
 import { createMailer } from './mail.ts';
 
 export type StartedContext = {
@@ -37,6 +39,10 @@ export const createContext = async (
     adminPassword: config.adminPassword,
     secretKey: config.secretKey,
   });
+  const bus =
+    database.driver === 'postgres' && database.pool && config.databaseUrl
+      ? await createPostgresBus({ url: config.databaseUrl, pool: database.pool, log })
+      : createInProcessBus();
   const ctx: AppContext = {
     config,
     database,
@@ -44,6 +50,12 @@ export const createContext = async (
     secretKey: outcome.secretKey,
     mailer: createMailer(config, log),
     log,
+    bus,
+    publish: createPublisher(database.db, bus),
+    close: async () => {
+      await bus.close();
+      await database.close();
+    },
   };
   let demo: StartedContext['demo'];
   if (config.seedDemo) {

@@ -16,7 +16,6 @@ import type { AppContext } from '../../platform/context.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
 import * as service from './service.ts';
 
-export const LOCKOUTS_CHANNEL = 'cloud/loginLockouts';
 
 export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, services: AppServices) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -35,6 +34,7 @@ export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, se
     async (request, reply) => {
       const outcome = await service.login({
         db: ctx.db,
+        publish: ctx.publish,
         sessions: services.sessions,
         ip: request.ip,
         userAgent: request.headers['user-agent'] ?? '',
@@ -90,7 +90,7 @@ export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, se
     },
     async (request) => {
       const page = await service.listLockouts({ db: ctx.db, actor: requireActor(request), ...request.query });
-      return collection(page.items, page.total, LOCKOUTS_CHANNEL);
+      return collection(page.items, page.total, service.LOCKOUTS_CHANNEL);
     },
   );
 
@@ -105,7 +105,7 @@ export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, se
       },
     },
     async (request) => {
-      await service.liftLockout({ db: ctx.db, actor: requireActor(request), ...request.body });
+      await service.liftLockout({ db: ctx.db, publish: ctx.publish, actor: requireActor(request), ...request.body });
       return results({ ok: true as const });
     },
   );

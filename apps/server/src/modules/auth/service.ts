@@ -18,10 +18,14 @@ import { burnPasswordCheck, verifyPassword } from '../../platform/auth/password-
 import type { SessionStore } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { notFound } from '../../platform/errors.ts';
+import type { Publish } from '../../platform/live/publish.ts';
 import { requireRight } from '../../platform/permissions.ts';
 import { verifySecondFactor } from '../mfa/service.ts';
 import { users } from '../users/tables.ts';
 import * as repo from './repo.ts';
+
+/** The channel of the lock-out list; every change to it is announced there. */
+export const LOCKOUTS_CHANNEL = 'cloud/loginLockouts';
 
 const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000);
 
@@ -32,7 +36,7 @@ const failure = (status: LoginResult['status'], error: string): LoginOutcome => 
 });
 
 /** Counts a failure for the user name and the address; locks whichever passed its limit. */
-const countFailure = async (db: Db, userKey: string, ip: string) => {
+const countFailure = async (db: Db, publish: Publish, userKey: string, ip: string) => {
   const windowStart = minutesFromNow(-LOGIN_FAILURE_WINDOW_MINUTES);
   const lockedUntil = minutesFromNow(LOGIN_LOCK_MINUTES);
   const userFailures = await repo.recordFailure(db, 'user', userKey, windowStart);
@@ -46,11 +50,12 @@ const countFailure = async (db: Db, userKey: string, ip: string) => {
     await repo.lock(db, 'ip', ip, lockedUntil);
     locked = true;
   }
+  if (locked) await publish(LOCKOUTS_CHANNEL, [`user:${userKey}`, `ip:${ip}`]);
   return locked;
 };
 
 export const login = async (
-  options: { db: Db; sessions: SessionStore; ip: string; userAgent: string } & LoginRequest,
+  options: { db: Db; publish: Publish; sessions: SessionStore; ip: string; userAgent: string } & LoginRequest,
 ): Promise<LoginOutcome> => {
   const { db, ip } = options;
   const userKey = options.username.trim().toLowerCase();
@@ -69,13 +74,13 @@ export const login = async (
     ? await verifyPassword(user.passwordHash, options.password)
     : await burnPasswordCheck(options.password).then(() => false);
   if (!user || !passwordOk || user.disabled) {
-    const locked = await countFailure(db, userKey, ip);
+    const locked = await countFailure(db, options.publish, userKey, ip);
     return locked ? failure('locked', MSG_LOGIN_LOCKED) : failure('invalid', MSG_LOGIN_INVALID);
   }
   if (user.mfaSecret) {
     if (!options.mfaCode) return failure('invalidmfa', MSG_LOGIN_MFA_REQUIRED);
     if (!(await verifySecondFactor(db, { id: user.id, mfaSecret: user.mfaSecret }, options.mfaCode))) {
-      const locked = await countFailure(db, userKey, ip);
+      const locked = await countFailure(db, options.publish, userKey, ip);
       return locked ? failure('locked', MSG_LOGIN_LOCKED) : failure('invalidmfa', MSG_LOGIN_MFA_INVALID);
     }
   }
@@ -140,9 +145,16 @@ export const listLockouts = async (options: {
   return { items, total: page.total };
 };
 
-export const liftLockout = async (options: { db: Db; actor: Actor; kind: repo.FailureKind; key: string }) => {
+export const liftLockout = async (options: {
+  db: Db;
+  publish: Publish;
+  actor: Actor;
+  kind: repo.FailureKind;
+  key: string;
+}) => {
   await requireRight(options.db, options.actor, 'cloud.admin');
   const key = options.kind === 'user' ? options.key.trim().toLowerCase() : options.key;
   const removed = await repo.clearFailures(options.db, options.kind, key);
   if (removed === 0) throw notFound('Lock-out');
+  await options.publish(LOCKOUTS_CHANNEL, [`${options.kind}:${key}`]);
 };

@@ -6,3 +6,4 @@ export * from '../../modules/mfa/tables.ts';
 export * from '../../modules/organisation/tables.ts';
 export * from '../../modules/passwords/tables.ts';
 export * from '../../modules/users/tables.ts';
+export * from '../../modules/events/tables.ts';

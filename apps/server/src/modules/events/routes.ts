@@ -1,0 +1,61 @@
+import { createEventResponseSchema, eventParamSchema, longPollResponseSchema, okSchema, subscribeRequestSchema } from '@media/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type AppServices, requireActor } from '../../app.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { results } from '../../platform/http/envelope.ts';
+import * as service from './service.ts';
+
+export const registerEventRoutes = (fastify: FastifyInstance, ctx: AppContext, _services: AppServices) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['live updates'];
+
+  app.post(
+    '/events/create',
+    { schema: { tags, description: 'Create a live-update event id for this page', response: { 200: createEventResponseSchema } } },
+    async (request) => results(await service.createEvent({ ctx, actor: requireActor(request) })),
+  );
+  app.post(
+    '/events/:eventId/subscribe',
+    {
+      schema: {
+        tags,
+        description: 'Receive the changes of these channels on the event id',
+        params: eventParamSchema,
+        body: subscribeRequestSchema,
+        response: { 200: okSchema },
+      },
+    },
+    async (request) => {
+      await service.subscribe({ ctx, actor: requireActor(request), eventId: request.params.eventId, channels: request.body.channels });
+      return results({ ok: true as const });
+    },
+  );
+  app.get(
+    '/events/:eventId/longpoll',
+    {
+      schema: {
+        tags,
+        description: 'Wait up to 25 s for changes; an empty list when none came',
+        params: eventParamSchema,
+        response: { 200: longPollResponseSchema },
+      },
+      // A long-poll is one request held open, not many; it must not use up the rate limit.
+      config: { rateLimit: false },
+    },
+    async (request, reply) => {
+      const aborted = new AbortController();
+      // The response closes early only when the client went away.
+      reply.raw.once('close', () => aborted.abort());
+      return results(await service.longPoll({ ctx, actor: requireActor(request), eventId: request.params.eventId, aborted: aborted.signal }));
+    },
+  );
+  app.post(
+    '/events/:eventId/delete',
+    { schema: { tags, description: 'Forget the event id (page unload)', params: eventParamSchema, response: { 200: okSchema } } },
+    async (request) => {
+      await service.deleteEvent({ ctx, actor: requireActor(request), eventId: request.params.eventId });
+      return results({ ok: true as const });
+    },
+  );
+};

@@ -1,0 +1,125 @@
+import { EVENT_IDLE_MINUTES, type LiveUpdate, MSG_EVENT_EXPIRED } from '@media/contract';
+import type { Actor } from '../../platform/auth/actor.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { randomToken } from '../../platform/crypto.ts';
+import { AppError, forbidden } from '../../platform/errors.ts';
+import { canReadChannel } from '../../platform/permissions.ts';
+import * as repo from './repo.ts';
+
+const IDLE_MS = EVENT_IDLE_MINUTES * 60_000;
+/** Changes are kept this long; an event id that has been idle longer has expired anyway. */
+const CHANGE_RETENTION_MS = 2 * IDLE_MS;
+const BATCH = 1000;
+
+const expired = () => new AppError('expired', MSG_EVENT_EXPIRED, { status: 410 });
+
+/** The caller's live event, or 410 when unknown, someone else's, or idle for 5 minutes. */
+const requireEvent = async (ctx: AppContext, actor: Actor, eventId: string) => {
+  const event = await repo.findEvent(ctx.db, eventId);
+  if (!event || event.userId !== actor.userId) throw expired();
+  if (Date.now() - event.lastSeenAt.getTime() > IDLE_MS) {
+    await repo.deleteEvent(ctx.db, eventId);
+    throw expired();
+  }
+  return event;
+};
+
+export const createEvent = async (options: { ctx: AppContext; actor: Actor }) => {
+  const { ctx, actor } = options;
+  const now = Date.now();
+  await repo.pruneIdle(ctx.db, new Date(now - IDLE_MS), new Date(now - CHANGE_RETENTION_MS));
+  const eventId = randomToken(18);
+  await repo.insertEvent(ctx.db, { id: eventId, userId: actor.userId, cursor: await repo.latestChangeId(ctx.db) });
+  return { eventId };
+};
+
+export const subscribe = async (options: { ctx: AppContext; actor: Actor; eventId: string; channels: string[] }) => {
+  const { ctx, actor } = options;
+  await requireEvent(ctx, actor, options.eventId);
+  const channels = [...new Set(options.channels)];
+  for (const channel of channels) {
+    if (!(await canReadChannel(ctx.db, actor, channel))) throw forbidden(`You may not receive updates on ${channel}`);
+  }
+  await ctx.db.transaction(async (tx) => {
+    await repo.insertSubscriptions(tx, options.eventId, channels);
+    await repo.touchEvent(tx, options.eventId);
+  });
+};
+
+/** Changes after the cursor on subscribed channels that the actor may still read (rights checked at delivery). */
+const pendingUpdates = async (ctx: AppContext, actor: Actor, eventId: string, cursor: number, channels: string[]) => {
+  const changes = await repo.findChangesAfter(ctx.db, cursor, channels, BATCH);
+  if (changes.length === 0) return { updates: [] as LiveUpdate[], cursor };
+  const readable = new Map<string, boolean>();
+  const updates: LiveUpdate[] = [];
+  for (const change of changes) {
+    if (!readable.has(change.channel)) readable.set(change.channel, await canReadChannel(ctx.db, actor, change.channel));
+    if (readable.get(change.channel)) {
+      updates.push({ channel: change.channel, timestamp: change.createdAt.getTime(), data: { modified: change.modified } });
+    }
+  }
+  const last = changes.at(-1)?.id ?? cursor;
+  await repo.advanceCursor(ctx.db, eventId, last);
+  return { updates, cursor: last };
+};
+
+/**
+ * Waits up to the long-poll time for changes on the subscribed channels; answers them, or an empty list.
+ * Woken by the bus, it always reads the changes from the database, so any instance may serve any poll.
+ */
+export const longPoll = async (options: { ctx: AppContext; actor: Actor; eventId: string; aborted: AbortSignal }) => {
+  const { ctx, actor, eventId } = options;
+  const event = await requireEvent(ctx, actor, eventId);
+  await repo.touchEvent(ctx.db, eventId);
+  const channels = await repo.findSubscriptions(ctx.db, eventId);
+  if (channels.length === 0) {
+    await wait(ctx.config.longPollSeconds * 1000, options.aborted);
+    return [];
+  }
+  const subscribed = new Set(channels);
+  let cursor = event.cursor;
+  const deadline = Date.now() + ctx.config.longPollSeconds * 1000;
+  for (;;) {
+    let woken = false;
+    let wake: (() => void) | undefined;
+    // Listen before reading, so a change committed between the read and the wait is not missed.
+    const unsubscribe = ctx.bus.subscribe((notice) => {
+      if ('reset' in notice || (subscribed.has(notice.channel) && notice.id > cursor)) {
+        woken = true;
+        wake?.();
+      }
+    });
+    try {
+      const pending = await pendingUpdates(ctx, actor, eventId, cursor, channels);
+      cursor = pending.cursor;
+      if (pending.updates.length > 0) return pending.updates;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0 || options.aborted.aborted) return [];
+      if (!woken) {
+        await wait(remaining, options.aborted, (resolve) => {
+          wake = resolve;
+        });
+      }
+      if (!woken) return [];
+    } finally {
+      unsubscribe();
+    }
+  }
+};
+
+/** Resolves after `ms`, on abort, or when the registered wake-up is called. */
+const wait = (ms: number, aborted: AbortSignal, register?: (wake: () => void) => void) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    aborted.addEventListener('abort', done, { once: true });
+    register?.(done);
+  });
+
+export const deleteEvent = async (options: { ctx: AppContext; actor: Actor; eventId: string }) => {
+  await requireEvent(options.ctx, options.actor, options.eventId);
+  await repo.deleteEvent(options.ctx.db, options.eventId);
+};
