@@ -155,7 +155,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerPasswordRoutes(api, ctx, services);
       registerMfaRoutes(api, ctx, services);
       registerRoleRoutes(api, ctx, services);
-    registerEventRoutes(api, ctx, services);
+      registerEventRoutes(api, ctx, services);
     },
     { prefix: '/api' },
   );

@@ -23,7 +23,9 @@ describe(`live updates: events API (${testDriver()})`, () => {
   it('answers an empty list when nothing changes before the long-poll time-out', async () => {
     const admin = await t.admin();
     const eventId = await createEvent(admin);
-    expect((await admin.post(`/api/events/${eventId}/subscribe`, { channels: ['cloud/roles'] })).status).toBe(200);
+    expect((await admin.post(`/api/events/${eventId}/subscribe`, { channels: ['cloud/roles'] })).status).toBe(
+      200,
+    );
     const started = Date.now();
     const poll = await admin.get<Updates>(`/api/events/${eventId}/longpoll`);
     expect(poll.status).toBe(200);
@@ -34,12 +36,16 @@ describe(`live updates: events API (${testDriver()})`, () => {
   it('delivers a change published while the long-poll waits, and one published between polls', async () => {
     const admin = await t.admin();
     const eventId = await createEvent(admin);
-    expect((await admin.post(`/api/events/${eventId}/subscribe`, { channels: ['cloud/things'] })).status).toBe(200);
+    expect(
+      (await admin.post(`/api/events/${eventId}/subscribe`, { channels: ['cloud/things'] })).status,
+    ).toBe(200);
     const waiting = admin.get<Updates>(`/api/events/${eventId}/longpoll`);
     await new Promise((resolve) => setTimeout(resolve, 100));
     await t.ctx.publish('cloud/things', [5, 6]);
     const first = await waiting;
-    expect(first.body.results).toEqual([{ channel: 'cloud/things', timestamp: expect.any(Number), data: { modified: [5, 6] } }]);
+    expect(first.body.results).toEqual([
+      { channel: 'cloud/things', timestamp: expect.any(Number), data: { modified: [5, 6] } },
+    ]);
 
     await t.ctx.publish('cloud/things', [7]);
     await t.ctx.publish('cloud/roles', [1]);
@@ -55,14 +61,19 @@ describe(`live updates: events API (${testDriver()})`, () => {
     await admin.post(`/api/events/${eventId}/subscribe`, { channels: ['cloud/loginLockouts'] });
     const user = await makeUser(t.ctx.db);
     for (let i = 0; i < 5; i++) {
-      await t.client().post('/api/login', { username: user.username, password: 'wrong' }, { remoteAddress: `10.5.0.${i}` });
+      await t
+        .client()
+        .post('/api/login', { username: user.username, password: 'wrong' }, { remoteAddress: `10.5.0.${i}` });
     }
     const locked = await admin.get<Updates>(`/api/events/${eventId}/longpoll`);
     expect(locked.body.results[0]?.data.modified).toContain(`user:${user.username.toLowerCase()}`);
     await admin.post('/api/loginLockouts/lift', { kind: 'user', key: user.username });
     const lifted = await admin.get<Updates>(`/api/events/${eventId}/longpoll`);
     expect(lifted.body.results).toEqual([
-      expect.objectContaining({ channel: 'cloud/loginLockouts', data: { modified: [`user:${user.username.toLowerCase()}`] } }),
+      expect.objectContaining({
+        channel: 'cloud/loginLockouts',
+        data: { modified: [`user:${user.username.toLowerCase()}`] },
+      }),
     ]);
   });
 
@@ -74,11 +85,24 @@ describe(`live updates: events API (${testDriver()})`, () => {
     await grantAccountAccess(db, user.id, mine.id, 'Editor');
     const client = await t.client().signIn(user.username, user.password as string);
     const eventId = await createEvent(client);
-    const refused = await client.post<ErrorBody>(`/api/events/${eventId}/subscribe`, { channels: [`accounts/${other.id}/nodes`] });
+    const refused = await client.post<ErrorBody>(`/api/events/${eventId}/subscribe`, {
+      channels: [`accounts/${other.id}/nodes`],
+    });
     expect(refused.status).toBe(403);
-    expect((await client.post(`/api/events/${eventId}/subscribe`, { channels: ['cloud/loginLockouts'] })).status).toBe(403);
-    expect((await client.post(`/api/events/${eventId}/subscribe`, { channels: [`users/${user.id}/notifications`] })).status).toBe(200);
-    expect((await client.post(`/api/events/${eventId}/subscribe`, { channels: [`accounts/${mine.id}/nodes`] })).status).toBe(200);
+    expect(
+      (await client.post(`/api/events/${eventId}/subscribe`, { channels: ['cloud/loginLockouts'] })).status,
+    ).toBe(403);
+    expect(
+      (
+        await client.post(`/api/events/${eventId}/subscribe`, {
+          channels: [`users/${user.id}/notifications`],
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await client.post(`/api/events/${eventId}/subscribe`, { channels: [`accounts/${mine.id}/nodes`] }))
+        .status,
+    ).toBe(200);
     await t.ctx.publish(`accounts/${other.id}/nodes`, [1]);
     await t.ctx.publish(`accounts/${mine.id}/nodes`, [2]);
     const poll = await client.get<Updates>(`/api/events/${eventId}/longpoll`);
@@ -96,7 +120,10 @@ describe(`live updates: events API (${testDriver()})`, () => {
     expect((await admin.post('/api/events/nope/subscribe', { channels: ['cloud/roles'] })).status).toBe(410);
 
     const idle = await createEvent(admin);
-    await t.ctx.db.update(liveEvents).set({ lastSeenAt: new Date(Date.now() - 6 * 60_000) }).where(eq(liveEvents.id, idle));
+    await t.ctx.db
+      .update(liveEvents)
+      .set({ lastSeenAt: new Date(Date.now() - 6 * 60_000) })
+      .where(eq(liveEvents.id, idle));
     expect((await admin.get(`/api/events/${idle}/longpoll`)).status).toBe(410);
 
     const user = await makeUser(t.ctx.db);
@@ -117,10 +144,14 @@ describe(`live updates: events API (${testDriver()})`, () => {
     expect(empty.status).toBe(400);
     expect(empty.body.error.message).toContain('At least one channel is required');
     expect((await admin.post(`/api/events/${eventId}/subscribe`, {})).status).toBe(400);
-    expect((await admin.post(`/api/events/${eventId}/subscribe`, { channels: ['bad channel!'] })).status).toBe(400);
+    expect(
+      (await admin.post(`/api/events/${eventId}/subscribe`, { channels: ['bad channel!'] })).status,
+    ).toBe(400);
     const anonymous = t.client();
     expect((await anonymous.post('/api/events/create')).status).toBe(401);
-    expect((await anonymous.post(`/api/events/${eventId}/subscribe`, { channels: ['cloud/roles'] })).status).toBe(401);
+    expect(
+      (await anonymous.post(`/api/events/${eventId}/subscribe`, { channels: ['cloud/roles'] })).status,
+    ).toBe(401);
     expect((await anonymous.get(`/api/events/${eventId}/longpoll`)).status).toBe(401);
     expect((await anonymous.post(`/api/events/${eventId}/delete`)).status).toBe(401);
   });

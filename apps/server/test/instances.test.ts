@@ -1,9 +1,12 @@
 import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
+import { loginFailures } from '../src/modules/auth/tables.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import type { AppContext } from '../src/platform/context.ts';
+import { LISTENER_APPLICATION_NAME } from '../src/platform/live/bus.ts';
 import { createContext } from '../src/platform/start.ts';
 import { buildTestApp, type TestApp, TestClient, testDriver } from './harness.ts';
 
@@ -41,6 +44,58 @@ describe.skipIf(testDriver() !== 'postgres')('two instances on one PostgreSQL da
     expect(me.body.results.username).toBe('admin');
     expect((await onB.post('/api/logout')).status).toBe(200);
     expect((await onA.get('/api/me')).status).toBe(401);
+  });
+
+  it('brings a change made through instance A to a long-poller on instance B within 1 s', async () => {
+    const onA = await a.admin();
+    const onB = new TestClient(b.app, b.ctx.config);
+    for (const [name, value] of onA.cookies) onB.cookies.set(name, value);
+    const created = await onB.post<{ results: { eventId: string } }>('/api/events/create');
+    const eventId = created.body.results.eventId;
+    expect(
+      (await onB.post(`/api/events/${eventId}/subscribe`, { channels: ['cloud/loginLockouts'] })).status,
+    ).toBe(200);
+    await a.ctx.db
+      .insert(loginFailures)
+      .values({
+        kind: 'user',
+        key: 'two-instances',
+        failures: 5,
+        lockedUntil: new Date(Date.now() + 60_000),
+      });
+    const waiting = onB.get<{ results: { channel: string; data: { modified: string[] } }[] }>(
+      `/api/events/${eventId}/longpoll`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const changedAt = Date.now();
+    expect((await onA.post('/api/loginLockouts/lift', { kind: 'user', key: 'two-instances' })).status).toBe(
+      200,
+    );
+    const delivered = await waiting;
+    expect(Date.now() - changedAt).toBeLessThan(1000);
+    expect(delivered.body.results).toEqual([
+      expect.objectContaining({ channel: 'cloud/loginLockouts', data: { modified: ['user:two-instances'] } }),
+    ]);
+  });
+
+  it('keeps delivering after the listening connection is cut: it reconnects and long-pollers look again', async () => {
+    const onB = new TestClient(b.app, b.ctx.config);
+    const onA = await a.admin();
+    for (const [name, value] of onA.cookies) onB.cookies.set(name, value);
+    const eventId = (await onB.post<{ results: { eventId: string } }>('/api/events/create')).body.results
+      .eventId;
+    await onB.post(`/api/events/${eventId}/subscribe`, { channels: ['cloud/cut'] });
+    const waiting = onB.get<{ results: { channel: string }[] }>(`/api/events/${eventId}/longpoll`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Cut every LISTEN connection of this database; both instances must recover.
+    const cut = (await a.ctx.db.execute(
+      sql`select pg_terminate_backend(pid) as ended from pg_stat_activity
+          where datname = current_database() and application_name = ${LISTENER_APPLICATION_NAME}`,
+    )) as unknown as { rows: { ended: boolean }[] };
+    expect(cut.rows.filter((r) => r.ended)).toHaveLength(2);
+    await a.ctx.publish('cloud/cut', [1]);
+    const delivered = await waiting;
+    expect(delivered.body.results.map((u) => u.channel)).toEqual(['cloud/cut']);
   });
 
   it('shares the anti-forgery key, so a token issued by A is accepted by B', async () => {

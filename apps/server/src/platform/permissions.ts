@@ -1,4 +1,11 @@
-import { type Ancestry, channelScope, emptyRights, hasRight, type Right, type RightsSnapshot } from '@media/contract';
+import {
+  type Ancestry,
+  channelScope,
+  emptyRights,
+  hasRight,
+  type Right,
+  type RightsSnapshot,
+} from '@media/contract';
 import { and, eq, inArray, or } from 'drizzle-orm';
 import { accountAccess, managerGrants, roles } from '../modules/access/tables.ts';
 import { accounts, resellers, siteGroups, sites } from '../modules/organisation/tables.ts';

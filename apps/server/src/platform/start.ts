@@ -6,9 +6,9 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { randomToken } from './crypto.ts';
 import { openDatabase } from './db/client.ts';
-import { loggerOptions } from './logging.ts';
 import { createInProcessBus, createPostgresBus } from './live/bus.ts';
 import { createPublisher } from './live/publish.ts';
+import { loggerOptions } from './logging.ts';
 import { createMailer } from './mail.ts';
 
 export type StartedContext = {

@@ -8,12 +8,20 @@ export const EVENT_IDLE_MINUTES = 5;
 export const MSG_EVENT_EXPIRED = 'This update channel has expired; create a new one';
 export const MSG_CHANNELS_REQUIRED = 'At least one channel is required';
 
-export const channelSchema = z.string().min(1).max(200).regex(/^[A-Za-z0-9_./:-]+$/, 'Invalid channel name');
+export const channelSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9_./:-]+$/, 'Invalid channel name');
 
 export const createEventResponseSchema = resultsOf(z.object({ eventId: z.string() }));
 export const eventParamSchema = z.object({ eventId: z.string().min(1).max(100) });
 export const subscribeRequestSchema = z.strictObject({
-  channels: z.array(channelSchema).min(1, MSG_CHANNELS_REQUIRED).max(500).describe('Channels to receive, as named by collection responses'),
+  channels: z
+    .array(channelSchema)
+    .min(1, MSG_CHANNELS_REQUIRED)
+    .max(500)
+    .describe('Channels to receive, as named by collection responses'),
 });
 
 export const liveUpdateSchema = z.object({
@@ -38,7 +46,11 @@ export type ChannelScope =
 
 export const channelScope = (channel: string): ChannelScope => {
   const [root, id] = channel.split('/');
-  if (root === 'cloud') return { kind: 'cloud', adminOnly: channel === 'cloud/loginLockouts' || channel.startsWith('cloud/admin/') };
+  if (root === 'cloud')
+    return {
+      kind: 'cloud',
+      adminOnly: channel === 'cloud/loginLockouts' || channel.startsWith('cloud/admin/'),
+    };
   const numericId = Number(id);
   if (!Number.isInteger(numericId) || numericId <= 0) return { kind: 'unknown' };
   if (root === 'users') return { kind: 'user', id: numericId };

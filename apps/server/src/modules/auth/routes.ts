@@ -16,7 +16,6 @@ import type { AppContext } from '../../platform/context.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
 import * as service from './service.ts';
 
-
 export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, services: AppServices) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['auth'];
@@ -105,7 +104,12 @@ export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, se
       },
     },
     async (request) => {
-      await service.liftLockout({ db: ctx.db, publish: ctx.publish, actor: requireActor(request), ...request.body });
+      await service.liftLockout({
+        db: ctx.db,
+        publish: ctx.publish,
+        actor: requireActor(request),
+        ...request.body,
+      });
       return results({ ok: true as const });
     },
   );

@@ -7,17 +7,22 @@ export const latestChangeId = async (db: DbOrTx) => {
   return Number(row?.id ?? 0);
 };
 
-export const insertEvent = (db: DbOrTx, event: { id: string; userId: number; cursor: number }) => db.insert(liveEvents).values(event);
+export const insertEvent = (db: DbOrTx, event: { id: string; userId: number; cursor: number }) =>
+  db.insert(liveEvents).values(event);
 
 export const findEvent = async (db: DbOrTx, id: string) => {
   const [row] = await db.select().from(liveEvents).where(eq(liveEvents.id, id));
   return row;
 };
 
-export const touchEvent = (db: DbOrTx, id: string) => db.update(liveEvents).set({ lastSeenAt: sql`now()` }).where(eq(liveEvents.id, id));
+export const touchEvent = (db: DbOrTx, id: string) =>
+  db.update(liveEvents).set({ lastSeenAt: sql`now()` }).where(eq(liveEvents.id, id));
 
 export const advanceCursor = (db: DbOrTx, id: string, cursor: number) =>
-  db.update(liveEvents).set({ cursor, lastSeenAt: sql`now()` }).where(and(eq(liveEvents.id, id), lt(liveEvents.cursor, cursor)));
+  db
+    .update(liveEvents)
+    .set({ cursor, lastSeenAt: sql`now()` })
+    .where(and(eq(liveEvents.id, id), lt(liveEvents.cursor, cursor)));
 
 export const deleteEvent = async (db: DbOrTx, id: string) => {
   const removed = await db.delete(liveEvents).where(eq(liveEvents.id, id)).returning({ id: liveEvents.id });
@@ -31,9 +36,12 @@ export const insertSubscriptions = (db: DbOrTx, eventId: string, channels: strin
     .onConflictDoNothing();
 
 export const findSubscriptions = async (db: DbOrTx, eventId: string) =>
-  (await db.select({ channel: liveSubscriptions.channel }).from(liveSubscriptions).where(eq(liveSubscriptions.eventId, eventId))).map(
-    (r) => r.channel,
-  );
+  (
+    await db
+      .select({ channel: liveSubscriptions.channel })
+      .from(liveSubscriptions)
+      .where(eq(liveSubscriptions.eventId, eventId))
+  ).map((r) => r.channel);
 
 export const findChangesAfter = (db: DbOrTx, cursor: number, channels: string[], limit: number) =>
   db

@@ -1,4 +1,10 @@
-import { createEventResponseSchema, eventParamSchema, longPollResponseSchema, okSchema, subscribeRequestSchema } from '@media/contract';
+import {
+  createEventResponseSchema,
+  eventParamSchema,
+  longPollResponseSchema,
+  okSchema,
+  subscribeRequestSchema,
+} from '@media/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type AppServices, requireActor } from '../../app.ts';
@@ -12,7 +18,13 @@ export const registerEventRoutes = (fastify: FastifyInstance, ctx: AppContext, _
 
   app.post(
     '/events/create',
-    { schema: { tags, description: 'Create a live-update event id for this page', response: { 200: createEventResponseSchema } } },
+    {
+      schema: {
+        tags,
+        description: 'Create a live-update event id for this page',
+        response: { 200: createEventResponseSchema },
+      },
+    },
     async (request) => results(await service.createEvent({ ctx, actor: requireActor(request) })),
   );
   app.post(
@@ -27,7 +39,12 @@ export const registerEventRoutes = (fastify: FastifyInstance, ctx: AppContext, _
       },
     },
     async (request) => {
-      await service.subscribe({ ctx, actor: requireActor(request), eventId: request.params.eventId, channels: request.body.channels });
+      await service.subscribe({
+        ctx,
+        actor: requireActor(request),
+        eventId: request.params.eventId,
+        channels: request.body.channels,
+      });
       return results({ ok: true as const });
     },
   );
@@ -47,12 +64,26 @@ export const registerEventRoutes = (fastify: FastifyInstance, ctx: AppContext, _
       const aborted = new AbortController();
       // The response closes early only when the client went away.
       reply.raw.once('close', () => aborted.abort());
-      return results(await service.longPoll({ ctx, actor: requireActor(request), eventId: request.params.eventId, aborted: aborted.signal }));
+      return results(
+        await service.longPoll({
+          ctx,
+          actor: requireActor(request),
+          eventId: request.params.eventId,
+          aborted: aborted.signal,
+        }),
+      );
     },
   );
   app.post(
     '/events/:eventId/delete',
-    { schema: { tags, description: 'Forget the event id (page unload)', params: eventParamSchema, response: { 200: okSchema } } },
+    {
+      schema: {
+        tags,
+        description: 'Forget the event id (page unload)',
+        params: eventParamSchema,
+        response: { 200: okSchema },
+      },
+    },
     async (request) => {
       await service.deleteEvent({ ctx, actor: requireActor(request), eventId: request.params.eventId });
       return results({ ok: true as const });

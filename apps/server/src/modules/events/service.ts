@@ -29,16 +29,26 @@ export const createEvent = async (options: { ctx: AppContext; actor: Actor }) =>
   const now = Date.now();
   await repo.pruneIdle(ctx.db, new Date(now - IDLE_MS), new Date(now - CHANGE_RETENTION_MS));
   const eventId = randomToken(18);
-  await repo.insertEvent(ctx.db, { id: eventId, userId: actor.userId, cursor: await repo.latestChangeId(ctx.db) });
+  await repo.insertEvent(ctx.db, {
+    id: eventId,
+    userId: actor.userId,
+    cursor: await repo.latestChangeId(ctx.db),
+  });
   return { eventId };
 };
 
-export const subscribe = async (options: { ctx: AppContext; actor: Actor; eventId: string; channels: string[] }) => {
+export const subscribe = async (options: {
+  ctx: AppContext;
+  actor: Actor;
+  eventId: string;
+  channels: string[];
+}) => {
   const { ctx, actor } = options;
   await requireEvent(ctx, actor, options.eventId);
   const channels = [...new Set(options.channels)];
   for (const channel of channels) {
-    if (!(await canReadChannel(ctx.db, actor, channel))) throw forbidden(`You may not receive updates on ${channel}`);
+    if (!(await canReadChannel(ctx.db, actor, channel)))
+      throw forbidden(`You may not receive updates on ${channel}`);
   }
   await ctx.db.transaction(async (tx) => {
     await repo.insertSubscriptions(tx, options.eventId, channels);
@@ -47,15 +57,26 @@ export const subscribe = async (options: { ctx: AppContext; actor: Actor; eventI
 };
 
 /** Changes after the cursor on subscribed channels that the actor may still read (rights checked at delivery). */
-const pendingUpdates = async (ctx: AppContext, actor: Actor, eventId: string, cursor: number, channels: string[]) => {
+const pendingUpdates = async (
+  ctx: AppContext,
+  actor: Actor,
+  eventId: string,
+  cursor: number,
+  channels: string[],
+) => {
   const changes = await repo.findChangesAfter(ctx.db, cursor, channels, BATCH);
   if (changes.length === 0) return { updates: [] as LiveUpdate[], cursor };
   const readable = new Map<string, boolean>();
   const updates: LiveUpdate[] = [];
   for (const change of changes) {
-    if (!readable.has(change.channel)) readable.set(change.channel, await canReadChannel(ctx.db, actor, change.channel));
+    if (!readable.has(change.channel))
+      readable.set(change.channel, await canReadChannel(ctx.db, actor, change.channel));
     if (readable.get(change.channel)) {
-      updates.push({ channel: change.channel, timestamp: change.createdAt.getTime(), data: { modified: change.modified } });
+      updates.push({
+        channel: change.channel,
+        timestamp: change.createdAt.getTime(),
+        data: { modified: change.modified },
+      });
     }
   }
   const last = changes.at(-1)?.id ?? cursor;
@@ -67,7 +88,12 @@ const pendingUpdates = async (ctx: AppContext, actor: Actor, eventId: string, cu
  * Waits up to the long-poll time for changes on the subscribed channels; answers them, or an empty list.
  * Woken by the bus, it always reads the changes from the database, so any instance may serve any poll.
  */
-export const longPoll = async (options: { ctx: AppContext; actor: Actor; eventId: string; aborted: AbortSignal }) => {
+export const longPoll = async (options: {
+  ctx: AppContext;
+  actor: Actor;
+  eventId: string;
+  aborted: AbortSignal;
+}) => {
   const { ctx, actor, eventId } = options;
   const event = await requireEvent(ctx, actor, eventId);
   await repo.touchEvent(ctx.db, eventId);

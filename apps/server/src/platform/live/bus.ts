@@ -36,6 +36,8 @@ export const createInProcessBus = (): LiveBus => {
 };
 
 const CHANNEL = 'live_changes';
+/** Names the listening connection in pg_stat_activity. */
+export const LISTENER_APPLICATION_NAME = 'media-live-listener';
 const HEARTBEAT_MS = 5000;
 const HEARTBEAT_TIMEOUT_MS = 3000;
 const RECONNECT_MS = 1000;
@@ -45,7 +47,11 @@ const RECONNECT_MS = 1000;
  * `id:channel`; a `SELECT 1` every 5 s with a 3 s time-out finds a half-open link, which is replaced,
  * and waiters are told to look again so nothing published meanwhile is missed.
  */
-export const createPostgresBus = async (options: { url: string; pool: pg.Pool; log: FastifyBaseLogger }): Promise<LiveBus> => {
+export const createPostgresBus = async (options: {
+  url: string;
+  pool: pg.Pool;
+  log: FastifyBaseLogger;
+}): Promise<LiveBus> => {
   const listeners = listenersSet();
   let client: pg.Client | undefined;
   let closed = false;
@@ -53,7 +59,10 @@ export const createPostgresBus = async (options: { url: string; pool: pg.Pool; l
 
   const connect = async (): Promise<void> => {
     if (closed) return;
-    const next = new pg.Client({ connectionString: options.url });
+    const next = new pg.Client({
+      connectionString: options.url,
+      application_name: LISTENER_APPLICATION_NAME,
+    });
     try {
       await next.connect();
       next.on('notification', (message) => {
@@ -88,7 +97,9 @@ export const createPostgresBus = async (options: { url: string; pool: pg.Pool; l
   heartbeat = setInterval(() => {
     const current = client;
     if (!current) return;
-    const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('heartbeat timed out')), HEARTBEAT_TIMEOUT_MS).unref());
+    const timeout = new Promise((_, reject) =>
+      setTimeout(() => reject(new Error('heartbeat timed out')), HEARTBEAT_TIMEOUT_MS).unref(),
+    );
     Promise.race([current.query('SELECT 1'), timeout]).catch(() => void reconnect());
   }, HEARTBEAT_MS);
   heartbeat.unref();
