@@ -127,4 +127,26 @@ describe('sign-in lock-outs page (DataTable)', () => {
     await screenshot(page, 'lockouts-empty');
     await context.close();
   });
+
+  it('shows a change made in another browser without a reload', async () => {
+    const a = await newPage(browser);
+    await signIn(a.page, server.url, 'admin', E2E_ADMIN_PASSWORD);
+    await a.page.getByRole('link', { name: 'Sign-in lock-outs' }).click();
+    await a.page.getByTestId('data-table-empty').waitFor();
+
+    const b = await newPage(browser);
+    await b.context.request.get(`${server.url}/api/passwordRules`);
+    const token =
+      (await b.context.request.storageState()).cookies.find((c) => c.name === 'csrftoken')?.value ?? '';
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await b.context.request.post(`${server.url}/api/login`, {
+        data: { username: 'live-update-user', password: 'wrong' },
+        headers: { 'X-CSRFToken': token, 'X-Forwarded-For': `10.88.0.${attempt}` },
+      });
+    }
+    await a.page.getByText('live-update-user').waitFor({ timeout: 10_000 });
+    await screenshot(a.page, 'lockouts-live-update');
+    await a.context.close();
+    await b.context.close();
+  });
 });

@@ -55,14 +55,12 @@ describe.skipIf(testDriver() !== 'postgres')('two instances on one PostgreSQL da
     expect(
       (await onB.post(`/api/events/${eventId}/subscribe`, { channels: ['cloud/loginLockouts'] })).status,
     ).toBe(200);
-    await a.ctx.db
-      .insert(loginFailures)
-      .values({
-        kind: 'user',
-        key: 'two-instances',
-        failures: 5,
-        lockedUntil: new Date(Date.now() + 60_000),
-      });
+    await a.ctx.db.insert(loginFailures).values({
+      kind: 'user',
+      key: 'two-instances',
+      failures: 5,
+      lockedUntil: new Date(Date.now() + 60_000),
+    });
     const waiting = onB.get<{ results: { channel: string; data: { modified: string[] } }[] }>(
       `/api/events/${eventId}/longpoll`,
     );

@@ -5,11 +5,11 @@ import { apiFetch } from './client.ts';
 export type LockoutSort = { id: 'kind' | 'key' | 'failures' | 'lockedUntil'; desc: boolean };
 type Collection<T> = { results: T[]; total: number; channel: string };
 
-const LOCKOUTS_KEY = ['loginLockouts'] as const;
+export const LOCKOUTS_QUERY_KEY = ['loginLockouts'] as const;
 
 export const useLockouts = (window: PageWindow, sort: LockoutSort) =>
   useQuery({
-    queryKey: [...LOCKOUTS_KEY, window, sort],
+    queryKey: [...LOCKOUTS_QUERY_KEY, window, sort],
     queryFn: () => {
       const query = new URLSearchParams({
         offset: String(window.startIndex),
@@ -29,6 +29,6 @@ export const useLiftLockouts = () => {
       for (const { kind, key } of locks)
         await apiFetch('/api/loginLockouts/lift', { method: 'POST', body: { kind, key } });
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: LOCKOUTS_KEY }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: LOCKOUTS_QUERY_KEY }),
   });
 };

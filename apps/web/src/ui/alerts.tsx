@@ -29,14 +29,15 @@ const toastMessage = (alert: Alert) => (alert.count > 1 ? `${alert.text} (×${al
  * Raises an alert (spec1 §4): a top-right toast for 10 s; a duplicate with the same text, type and source
  * raises the count of the one toast instead of adding another.
  */
-export const showAlert = (incoming: NewAlert) => {
-  const { alerts, alert } = addAlert(alertsStore.get(), incoming, Date.now(), () => `alert-${++sequence}`);
+export const showAlert = (incoming: NewAlert & { permanent?: boolean }) => {
+  const { permanent: _permanent, ...fields } = incoming;
+  const { alerts, alert } = addAlert(alertsStore.get(), fields, Date.now(), () => `alert-${++sequence}`);
   alertsStore.set(alerts);
   const toast = {
     id: alert.id,
     message: toastMessage(alert),
     color: ALERT_COLORS[alert.type],
-    autoClose: ALERT_TOAST_MS,
+    autoClose: incoming.permanent ? false : ALERT_TOAST_MS,
     withBorder: true,
     'data-alert-type': alert.type,
     onClose: () => visibleToasts.delete(alert.id),

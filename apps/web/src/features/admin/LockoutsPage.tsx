@@ -1,7 +1,8 @@
 import { Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import type { Lockout, PageWindow } from '@media/contract';
 import { useState } from 'react';
-import { type LockoutSort, useLiftLockouts, useLockouts } from '../../api/lockouts.ts';
+import { useLiveRefresh } from '../../api/live.ts';
+import { LOCKOUTS_QUERY_KEY, type LockoutSort, useLiftLockouts, useLockouts } from '../../api/lockouts.ts';
 import { showAlert } from '../../ui/alerts.tsx';
 import { DataTable, type DataTableColumn } from '../../ui/data-table/DataTable.tsx';
 import { confirmDialog } from '../../ui/dialogs.tsx';
@@ -35,6 +36,7 @@ export const LockoutsPage = () => {
   const [selected, setSelected] = useState<string[]>([]);
   const lockouts = useLockouts(window, sort);
   const lift = useLiftLockouts();
+  useLiveRefresh(lockouts.data?.channel, LOCKOUTS_QUERY_KEY);
   const rows = lockouts.data?.results ?? [];
 
   const liftSelected = async () => {
