@@ -14,6 +14,7 @@ import { registerRoleRoutes } from './modules/access/routes.ts';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerEventRoutes } from './modules/events/routes.ts';
 import { registerMfaRoutes } from './modules/mfa/routes.ts';
+import { registerNotificationRoutes } from './modules/notifications/routes.ts';
 import { registerPasswordRoutes } from './modules/passwords/routes.ts';
 import type { Actor } from './platform/auth/actor.ts';
 import { SESSION_COOKIE, SessionStore } from './platform/auth/sessions.ts';
@@ -156,6 +157,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerMfaRoutes(api, ctx, services);
       registerRoleRoutes(api, ctx, services);
       registerEventRoutes(api, ctx, services);
+      registerNotificationRoutes(api, ctx, services);
     },
     { prefix: '/api' },
   );

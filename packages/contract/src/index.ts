@@ -18,6 +18,7 @@ export * from './http/envelope.ts';
 export * from './http/error-text.ts';
 export * from './mfa/schemas.ts';
 export * from './names/reserved.ts';
+export * from './notifications/notifications.ts';
 export * from './paging/paginator.ts';
 export * from './passwords/rules.ts';
 export * from './passwords/schemas.ts';

@@ -40,3 +40,5 @@ export const MSG_MFA_CODE_INVALID = 'The verification code is not valid';
 export const MSG_MFA_NOT_PENDING = 'Start the enrolment first';
 export const MSG_MFA_ALREADY_ENABLED = 'Two-factor authentication is already enabled';
 export const MSG_MFA_NOT_ENABLED = 'Two-factor authentication is not enabled';
+export const MSG_MFA_RESET_NOTIFICATION =
+  'Your second factor was reset by an administrator. Set it up again from your user settings.';

@@ -97,7 +97,7 @@ export const registerMfaRoutes = (fastify: FastifyInstance, ctx: AppContext, _se
       },
     },
     async (request) => {
-      await service.reset({ db, actor: requireActor(request), userId: request.params.id });
+      await service.reset({ ctx, db, actor: requireActor(request), userId: request.params.id });
       return results({ ok: true as const });
     },
   );

@@ -6,14 +6,17 @@ import {
   MSG_MFA_CODE_INVALID,
   MSG_MFA_NOT_ENABLED,
   MSG_MFA_NOT_PENDING,
+  MSG_MFA_RESET_NOTIFICATION,
 } from '@media/contract';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import type { Actor } from '../../platform/auth/actor.ts';
+import type { AppContext } from '../../platform/context.ts';
 import { sha256 } from '../../platform/crypto.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { requireRight } from '../../platform/permissions.ts';
+import { notifyUser } from '../notifications/service.ts';
 import * as repo from './repo.ts';
 
 /** One step either side, for clocks that drift a little. */
@@ -107,12 +110,17 @@ export const disable = async (options: { db: Db; actor: Actor; userId: number; c
 };
 
 /** An administrator removes a user's second factor, e.g. after a lost phone. */
-export const reset = async (options: { db: Db; actor: Actor; userId: number }) => {
+export const reset = async (options: { ctx: AppContext; db: Db; actor: Actor; userId: number }) => {
   const state = await repo.findMfaState(options.db, options.userId);
   if (!state) throw notFound('User');
   await requireRight(options.db, options.actor, 'cloud.admin');
   await options.db.transaction(async (tx) => {
     await repo.setSecret(tx, options.userId, null);
     await repo.replaceRecoveryCodes(tx, options.userId, []);
+  });
+  await notifyUser(options.ctx, options.userId, {
+    type: 'warning',
+    message: MSG_MFA_RESET_NOTIFICATION,
+    link: `/users/user_settings/${options.userId}/#second-factor`,
   });
 };

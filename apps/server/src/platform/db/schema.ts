@@ -4,6 +4,7 @@ export * from '../../modules/auth/tables.ts';
 export * from '../../modules/config/tables.ts';
 export * from '../../modules/events/tables.ts';
 export * from '../../modules/mfa/tables.ts';
+export * from '../../modules/notifications/tables.ts';
 export * from '../../modules/organisation/tables.ts';
 export * from '../../modules/passwords/tables.ts';
 export * from '../../modules/users/tables.ts';

@@ -1,0 +1,115 @@
+import {
+  type NotificationType,
+  notificationsChannel,
+  renderNotificationText,
+  type UserNotification,
+} from '@media/contract';
+import type { Actor } from '../../platform/auth/actor.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { forbidden, notFound } from '../../platform/errors.ts';
+import { requireUserManagement } from '../../platform/permissions.ts';
+import * as repo from './repo.ts';
+import type { userNotifications } from './tables.ts';
+
+const present = (row: typeof userNotifications.$inferSelect): UserNotification => ({
+  id: row.id,
+  created: row.createdAt.toISOString(),
+  status: row.status,
+  type: row.type,
+  message: row.message,
+  link: row.link,
+});
+
+/** A user's own notifications; an administrator may look too. */
+const requireOwnerOrAdmin = async (ctx: AppContext, actor: Actor, userId: number) => {
+  await requireUserManagement(ctx.db, actor, userId);
+  if (actor.userId !== userId && !(await actor.rights()).admin) throw forbidden();
+};
+
+export const listNotifications = async (options: {
+  ctx: AppContext;
+  actor: Actor;
+  userId: number;
+  offset: number;
+  limit: number;
+}) => {
+  await requireOwnerOrAdmin(options.ctx, options.actor, options.userId);
+  const page = await repo.findOpenNotificationsPage(
+    options.ctx.db,
+    options.userId,
+    options.offset,
+    options.limit,
+  );
+  return { items: page.rows.map(present), total: page.total };
+};
+
+export const acknowledgeNotification = async (options: {
+  ctx: AppContext;
+  actor: Actor;
+  userId: number;
+  notificationId: number;
+}) => {
+  const { ctx } = options;
+  await requireUserManagement(ctx.db, options.actor, options.userId);
+  if (options.actor.userId !== options.userId) throw forbidden();
+  const row = await repo.acknowledge(ctx.db, options.userId, options.notificationId);
+  if (!row) throw notFound('Notification');
+  await ctx.publish(notificationsChannel(options.userId), [row.id]);
+  return present(row);
+};
+
+/**
+ * What other areas call to tell a user something: stored, announced on the user's channel, and mailed
+ * when the user has email notifications on.
+ */
+export const notifyUser = async (
+  ctx: AppContext,
+  userId: number,
+  notification: { type: NotificationType; message: string; link?: string },
+) => {
+  const row = await repo.insertNotification(ctx.db, { userId, ...notification });
+  if (!row) return;
+  await ctx.publish(notificationsChannel(userId), [row.id]);
+  const target = await repo.findMailTarget(ctx.db, userId);
+  if (target?.emailOn && target.email) {
+    const text = renderNotificationText(notification.message);
+    ctx.mailer
+      .send({
+        to: target.email,
+        subject: `Media Cloud: ${text.slice(0, 80)}`,
+        text: `Hello ${target.fullname || target.username},\n\n${text}\n${notification.link ? `\n${ctx.config.publicUrl}${notification.link}\n` : ''}`,
+      })
+      .catch((error: unknown) => ctx.log.error({ err: error }, 'notification mail failed'));
+  }
+};
+
+export const getSettings = async (options: { ctx: AppContext; actor: Actor; userId: number }) => {
+  await requireOwnerOrAdmin(options.ctx, options.actor, options.userId);
+  return repo.findSettings(options.ctx.db, options.userId);
+};
+
+export const updateSettings = async (options: {
+  ctx: AppContext;
+  actor: Actor;
+  userId: number;
+  change: { add: { type: 'email' }[] } | { remove: { type: 'email' }[] };
+}) => {
+  const { ctx, change } = options;
+  await requireUserManagement(ctx.db, options.actor, options.userId);
+  if (options.actor.userId !== options.userId) throw forbidden();
+  await ctx.db.transaction(async (tx) => {
+    if ('add' in change)
+      await repo.addSettings(
+        tx,
+        options.userId,
+        change.add.map((s) => s.type),
+      );
+    else
+      await repo.removeSettings(
+        tx,
+        options.userId,
+        change.remove.map((s) => s.type),
+      );
+  });
+  return repo.findSettings(ctx.db, options.userId);
+};
