@@ -15,6 +15,7 @@ import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useLogout, useMe } from '../api/auth.ts';
+import { NotificationsPopover } from '../features/notifications/NotificationsPopover.tsx';
 import { AlertCounts } from '../ui/alerts.tsx';
 import { UnsavedChangesGuard } from '../ui/unsaved-changes.tsx';
 import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
@@ -78,6 +79,7 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
           </Group>
           <Group gap="sm">
             <AlertCounts />
+            <NotificationsPopover userId={user.id} />
             <ColorSchemeToggle />
             <Anchor
               component={Link}

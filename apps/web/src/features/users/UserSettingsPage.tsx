@@ -2,6 +2,7 @@ import { Alert, Center, Divider, Paper, Stack, Title } from '@mantine/core';
 import { RESET_TYPES, type ResetType } from '@media/contract';
 import { useParams, useSearchParams } from 'react-router';
 import { useMe } from '../../api/auth.ts';
+import { EmailNotificationSettings } from '../notifications/EmailNotificationSettings.tsx';
 import { ChangePasswordForm } from './ChangePasswordForm.tsx';
 import { SecondFactorSection } from './SecondFactorSection.tsx';
 
@@ -60,6 +61,11 @@ const OwnSettings = ({ userId }: { userId: number }) => {
             Second factor
           </Title>
           <SecondFactorSection userId={userId} />
+          <Divider />
+          <Title order={3} id="email-notification-settings">
+            Email notification settings
+          </Title>
+          <EmailNotificationSettings userId={userId} />
         </>
       )}
     </Stack>
