@@ -50,7 +50,10 @@ describe('notifications', () => {
     await bell.click();
     await expect.poll(() => user.page.getByTestId('tab-count-Warning').textContent()).toBe('1');
     expect(await user.page.getByTestId('tab-count-Problems').textContent()).toBe('0');
-    await user.page.getByRole('tabpanel').getByText('Your second factor was reset by an administrator.').waitFor();
+    await user.page
+      .getByRole('tabpanel')
+      .getByText('Your second factor was reset by an administrator.')
+      .waitFor();
     await screenshot(user.page, 'notifications-popover');
     await user.page.getByRole('button', { name: 'Acknowledge' }).click();
     await user.page.getByRole('button', { name: 'Notifications (0)' }).waitFor();

@@ -2,7 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db } from './db/client.ts';
 import type { LiveBus } from './live/bus.ts';
+import type { CursorWriter } from './live/cursor-writer.ts';
 import type { Publish } from './live/publish.ts';
+import type { RecentChanges } from './live/recent-changes.ts';
 import type { Mailer } from './mail.ts';
 
 /** What every module gets: built once at start, shared by all requests. */
@@ -17,6 +19,8 @@ export type AppContext = {
   bus: LiveBus;
   /** Announce a committed change on a channel. */
   publish: Publish;
+  /** This instance's copy of recent changes, and the batched cursor writes of its long-polls. */
+  live: { recent: RecentChanges; cursors: CursorWriter };
   /** Closes the bus and the database. */
   close: () => Promise<void>;
 };

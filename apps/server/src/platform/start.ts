@@ -7,7 +7,9 @@ import type { AppContext } from './context.ts';
 import { randomToken } from './crypto.ts';
 import { openDatabase } from './db/client.ts';
 import { createInProcessBus, createPostgresBus } from './live/bus.ts';
+import { CursorWriter } from './live/cursor-writer.ts';
 import { createPublisher } from './live/publish.ts';
+import { RecentChanges } from './live/recent-changes.ts';
 import { loggerOptions } from './logging.ts';
 import { createMailer } from './mail.ts';
 
@@ -43,6 +45,8 @@ export const createContext = async (
     database.driver === 'postgres' && database.pool && config.databaseUrl
       ? await createPostgresBus({ url: config.databaseUrl, pool: database.pool, log })
       : createInProcessBus();
+  const recent = new RecentChanges(database.db, bus);
+  await recent.start();
   const ctx: AppContext = {
     config,
     database,
@@ -52,7 +56,9 @@ export const createContext = async (
     log,
     bus,
     publish: createPublisher(database.db, bus),
+    live: { recent, cursors: new CursorWriter(database.db) },
     close: async () => {
+      recent.close();
       await bus.close();
       await database.close();
     },

@@ -56,16 +56,21 @@ export const subscribe = async (options: {
   });
 };
 
-/** Changes after the cursor on subscribed channels that the actor may still read (rights checked at delivery). */
+/**
+ * Changes after the cursor on subscribed channels that the actor may still read (rights checked at
+ * delivery), from this instance's copy of recent changes when it reaches back far enough, else the database.
+ */
 const pendingUpdates = async (
   ctx: AppContext,
   actor: Actor,
-  eventId: string,
   cursor: number,
-  channels: string[],
+  subscribed: ReadonlySet<string>,
 ) => {
-  const changes = await repo.findChangesAfter(ctx.db, cursor, channels, BATCH);
-  if (changes.length === 0) return { updates: [] as LiveUpdate[], cursor };
+  const fromMemory = ctx.live.recent.since(cursor, subscribed);
+  const changes = fromMemory
+    ? fromMemory.changes
+    : await repo.findChangesAfter(ctx.db, cursor, [...subscribed], BATCH);
+  const highest = fromMemory ? fromMemory.highest : Number(changes.at(-1)?.id ?? cursor);
   const readable = new Map<string, boolean>();
   const updates: LiveUpdate[] = [];
   for (const change of changes) {
@@ -79,14 +84,12 @@ const pendingUpdates = async (
       });
     }
   }
-  const last = changes.at(-1)?.id ?? cursor;
-  await repo.advanceCursor(ctx.db, eventId, last);
-  return { updates, cursor: last };
+  return { updates, highest };
 };
 
 /**
  * Waits up to the long-poll time for changes on the subscribed channels; answers them, or an empty list.
- * Woken by the bus, it always reads the changes from the database, so any instance may serve any poll.
+ * Every instance reads each change once and wakes its own pollers, so any instance may serve any poll.
  */
 export const longPoll = async (options: {
   ctx: AppContext;
@@ -102,35 +105,40 @@ export const longPoll = async (options: {
     await wait(ctx.config.longPollSeconds * 1000, options.aborted);
     return [];
   }
+  // Loaded now and reused when a change arrives, so delivery to many pollers needs no reads per poller.
+  await actor.rights();
   const subscribed = new Set(channels);
-  let cursor = event.cursor;
+  let cursor = Number(event.cursor);
   const deadline = Date.now() + ctx.config.longPollSeconds * 1000;
   for (;;) {
     let woken = false;
     let wake: (() => void) | undefined;
-    // Listen before reading, so a change committed between the read and the wait is not missed.
-    const unsubscribe = ctx.bus.subscribe((notice) => {
-      if ('reset' in notice || (subscribed.has(notice.channel) && notice.id > cursor)) {
-        woken = true;
-        wake?.();
-      }
+    // Listen before reading, so changes read in between are not missed.
+    const stopListening = ctx.live.recent.onLoaded(() => {
+      woken = true;
+      wake?.();
     });
     try {
-      const pending = await pendingUpdates(ctx, actor, eventId, cursor, channels);
-      cursor = pending.cursor;
-      if (pending.updates.length > 0) return pending.updates;
+      const pending = await pendingUpdates(ctx, actor, cursor, subscribed);
+      if (pending.updates.length > 0) {
+        await ctx.live.cursors.advance(eventId, pending.highest);
+        return pending.updates;
+      }
+      cursor = pending.highest;
       const remaining = deadline - Date.now();
-      if (remaining <= 0 || options.aborted.aborted) return [];
+      if (remaining <= 0 || options.aborted.aborted) break;
       if (!woken) {
         await wait(remaining, options.aborted, (resolve) => {
           wake = resolve;
         });
       }
-      if (!woken) return [];
+      if (!woken) break;
     } finally {
-      unsubscribe();
+      stopListening();
     }
   }
+  await ctx.live.cursors.advance(eventId, cursor);
+  return [];
 };
 
 /** Resolves after `ms`, on abort, or when the registered wake-up is called. */

@@ -1,0 +1,95 @@
+import { asc, gt, sql } from 'drizzle-orm';
+import { liveChanges } from '../../modules/events/tables.ts';
+import type { Db } from '../db/client.ts';
+import type { LiveBus } from './bus.ts';
+
+export type StoredChange = typeof liveChanges.$inferSelect;
+
+/** How many recent changes an instance keeps in memory for its long-pollers. */
+const KEEP = 20_000;
+
+/**
+ * This instance's copy of the latest changes. A notice from the bus makes it read the new changes from the
+ * database once, however many long-pollers wait, and then wake them; each poller filters in memory. The
+ * database stays the truth: a poller whose cursor is older than this copy reads the database instead.
+ */
+export class RecentChanges {
+  private changes: StoredChange[] = [];
+  /** Every change with an id above this one is in `changes` (once started). */
+  private floor = Number.POSITIVE_INFINITY;
+  private highest = 0;
+  private loading: Promise<void> | undefined;
+  private again = false;
+  private readonly listeners = new Set<() => void>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly db: Db,
+    bus: LiveBus,
+  ) {
+    this.unsubscribe = bus.subscribe((notice) => {
+      if ('reset' in notice || notice.id > this.highest) void this.load();
+    });
+  }
+
+  async start() {
+    const [row] = await this.db
+      .select({ id: sql<number>`coalesce(max(${liveChanges.id}), 0)` })
+      .from(liveChanges);
+    this.highest = Number(row?.id ?? 0);
+    this.floor = this.highest;
+  }
+
+  /** Reads what is new, one read at a time; notices arriving meanwhile cause one more read. */
+  private load(): Promise<void> {
+    if (this.loading) {
+      this.again = true;
+      return this.loading;
+    }
+    this.loading = (async () => {
+      do {
+        this.again = false;
+        const rows = await this.db
+          .select()
+          .from(liveChanges)
+          .where(gt(liveChanges.id, this.highest))
+          .orderBy(asc(liveChanges.id));
+        if (rows.length > 0) {
+          this.changes.push(...rows.map((r) => ({ ...r, id: Number(r.id) })));
+          this.highest = Number(rows.at(-1)?.id ?? this.highest);
+          if (this.changes.length > KEEP) {
+            const dropped = this.changes.splice(0, this.changes.length - KEEP);
+            this.floor = Number(dropped.at(-1)?.id ?? this.floor);
+          }
+        }
+      } while (this.again);
+    })().finally(() => {
+      this.loading = undefined;
+    });
+    return this.loading.then(() => {
+      for (const listener of this.listeners) listener();
+    });
+  }
+
+  /** Changes after the cursor on these channels, or undefined when this copy does not reach back that far. */
+  since(
+    cursor: number,
+    channels: ReadonlySet<string>,
+  ): { changes: StoredChange[]; highest: number } | undefined {
+    if (cursor < this.floor) return undefined;
+    const changes = this.changes.filter((c) => c.id > cursor && channels.has(c.channel));
+    return { changes, highest: Math.max(cursor, this.highest) };
+  }
+
+  /** Called after new changes have been read. */
+  onLoaded(listener: () => void) {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  close() {
+    this.unsubscribe();
+  }
+}

@@ -1,0 +1,3 @@
+import { runLongPollBenchmark } from './longpoll.ts';
+
+await runLongPollBenchmark();
