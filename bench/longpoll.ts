@@ -58,7 +58,10 @@ export const runLongPollBenchmark = async () => {
   try {
     for (let i = 0; i < 200; i++) {
       const ok = await request(`${base}/config/apiVersions.json`, { dispatcher: agent }).then(
-        async (r) => (await r.body.text(), r.statusCode === 200),
+        async (r) => {
+          await r.body.text();
+          return r.statusCode === 200;
+        },
         () => false,
       );
       if (ok) break;
