@@ -1,14 +1,41 @@
 import { runApiReadBenchmark } from './api-read.ts';
+import { BenchmarkFailure } from './failure.ts';
 import { runLongPollBenchmark } from './longpoll.ts';
 import { runWebSizeBenchmark } from './web-size.ts';
 
-const benchmarks: [string, () => Promise<void>][] = [
-  ['Web: JavaScript of the sign-in page plus shell', runWebSizeBenchmark],
-  ['API read: /api/me and a list route against a bare Fastify route', runApiReadBenchmark],
-  ['Live updates: one change to 2,000 long-pollers', runLongPollBenchmark],
+type Benchmark = { name: string; title: string; run: () => Promise<void> };
+
+const benchmarks: Benchmark[] = [
+  { name: 'web-size', title: 'Web: JavaScript of the sign-in page plus shell', run: runWebSizeBenchmark },
+  {
+    name: 'api-read',
+    title: 'API read: /api/me and a list route against a bare Fastify route',
+    run: runApiReadBenchmark,
+  },
+  { name: 'longpoll', title: 'Live updates: one change to 2,000 long-pollers', run: runLongPollBenchmark },
 ];
 
-for (const [title, run] of benchmarks) {
-  console.log(`\n=== ${title} ===\n`);
-  await run();
+// `npm run bench` runs them all; `npm run bench -- api-read longpoll` runs the ones named.
+const names = process.argv.slice(2);
+const unknown = names.filter((name) => !benchmarks.some((b) => b.name === name));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark ${unknown.join(', ')}; known: ${benchmarks.map((b) => b.name).join(', ')}`);
+  process.exit(2);
 }
+
+const failures: string[] = [];
+for (const benchmark of benchmarks.filter((b) => names.length === 0 || names.includes(b.name))) {
+  console.log(`\n=== ${benchmark.title} ===\n`);
+  try {
+    await benchmark.run();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof BenchmarkFailure)) console.error(error);
+    console.error(`\nFAILED: ${benchmark.name}: ${message}`);
+    failures.push(benchmark.name);
+  }
+}
+
+if (failures.length > 0) console.error(`\n${failures.length} benchmark(s) failed: ${failures.join(', ')}`);
+// Exit even if a library left a timer or socket behind.
+process.exit(failures.length > 0 ? 1 : 0);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notifyUser } from '../src/modules/notifications/service.ts';
-import { makeUser } from '../src/seed/factories.ts';
+import { notifyAccountUsers, notifyUser } from '../src/modules/notifications/service.ts';
+import { grantAccountAccess, makeAccount, makeUser } from '../src/seed/factories.ts';
 import { buildTestApp, eventually, readMails, type TestApp, testDriver } from './harness.ts';
 
 type List = {
@@ -47,6 +47,27 @@ describe(`user notifications and notification settings (${testDriver()})`, () =>
     await new Promise((resolve) => setTimeout(resolve, 100));
     await notifyUser(t.ctx, user.id, { type: 'done', message: 'Export finished' });
     expect((await waiting).body.results.map((u) => u.channel)).toEqual([`users/${user.id}/notifications`]);
+  });
+
+  it('notifies every user of an account, and nobody else', async () => {
+    const account = await makeAccount(t.ctx.db);
+    const [one, two, outsider] = [
+      await makeUser(t.ctx.db),
+      await makeUser(t.ctx.db),
+      await makeUser(t.ctx.db),
+    ];
+    await grantAccountAccess(t.ctx.db, one.id, account.id, 'Editor');
+    await grantAccountAccess(t.ctx.db, two.id, account.id, 'Account Manager');
+    await notifyAccountUsers(t.ctx, account.id, { type: 'done', message: 'Ingest finished' });
+    const admin = await t.admin();
+    for (const [user, expected] of [
+      [one, 1],
+      [two, 1],
+      [outsider, 0],
+    ] as const) {
+      const list = await admin.get<List>(`/api/users/${user.id}/notifications`);
+      expect(list.body.total).toBe(expected);
+    }
   });
 
   it('notifies a user whose second factor an administrator reset', async () => {

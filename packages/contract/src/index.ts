@@ -5,6 +5,7 @@ export * from './auth/messages.ts';
 export * from './auth/schemas.ts';
 export * from './columns/defaults.ts';
 export * from './events/backoff.ts';
+export * from './events/channels.ts';
 export * from './events/events.ts';
 export * from './format/bit-rate.ts';
 export * from './format/dates.ts';

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { resultsOf } from '../http/envelope.ts';
+import { CHANNELS } from './channels.ts';
+
+const ADMIN_ONLY_CHANNELS: ReadonlySet<string> = new Set([CHANNELS.loginLockouts]);
 
 /** DESIGN.md: a long-poll waits up to 25 s; an event id idle for 5 minutes expires (410). */
 export const LONGPOLL_WAIT_SECONDS = 25;
@@ -49,7 +52,7 @@ export const channelScope = (channel: string): ChannelScope => {
   if (root === 'cloud')
     return {
       kind: 'cloud',
-      adminOnly: channel === 'cloud/loginLockouts' || channel.startsWith('cloud/admin/'),
+      adminOnly: ADMIN_ONLY_CHANNELS.has(channel) || channel.startsWith('cloud/admin/'),
     };
   const numericId = Number(id);
   if (!Number.isInteger(numericId) || numericId <= 0) return { kind: 'unknown' };

@@ -54,5 +54,3 @@ export const notificationSettingsUpdateSchema = z.union([
 
 export const MSG_NOTIFICATION_SETTINGS_UPDATED =
   'Your email notification settings have successfully been updated';
-
-export const notificationsChannel = (userId: number) => `users/${userId}/notifications`;

@@ -1,12 +1,10 @@
-import { collectionOf, pageQuerySchema, roleSchema } from '@media/contract';
+import { CHANNELS, collectionOf, pageQuerySchema, roleSchema } from '@media/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type AppServices, requireActor } from '../../app.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { collection } from '../../platform/http/envelope.ts';
 import * as service from './service.ts';
-
-export const ROLES_CHANNEL = 'cloud/roles';
 
 export const registerRoleRoutes = (fastify: FastifyInstance, ctx: AppContext, _services: AppServices) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -22,7 +20,7 @@ export const registerRoleRoutes = (fastify: FastifyInstance, ctx: AppContext, _s
     },
     async (request) => {
       const page = await service.listRoles({ db: ctx.db, actor: requireActor(request), ...request.query });
-      return collection(page.rows, page.total, ROLES_CHANNEL);
+      return collection(page.rows, page.total, CHANNELS.roles);
     },
   );
 };

@@ -1,4 +1,5 @@
 import {
+  CHANNELS,
   collectionOf,
   liftLockoutRequestSchema,
   lockoutSchema,
@@ -89,7 +90,7 @@ export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, se
     },
     async (request) => {
       const page = await service.listLockouts({ db: ctx.db, actor: requireActor(request), ...request.query });
-      return collection(page.items, page.total, service.LOCKOUTS_CHANNEL);
+      return collection(page.items, page.total, CHANNELS.loginLockouts);
     },
   );
 

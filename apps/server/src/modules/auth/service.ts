@@ -1,4 +1,5 @@
 import {
+  CHANNELS,
   LOGIN_FAILURE_WINDOW_MINUTES,
   LOGIN_LOCK_MINUTES,
   LOGIN_MAX_FAILURES_PER_ADDRESS,
@@ -24,9 +25,6 @@ import { verifySecondFactor } from '../mfa/service.ts';
 import { users } from '../users/tables.ts';
 import * as repo from './repo.ts';
 
-/** The channel of the lock-out list; every change to it is announced there. */
-export const LOCKOUTS_CHANNEL = 'cloud/loginLockouts';
-
 const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000);
 
 type LoginOutcome = { result: LoginResult; session?: { sessionId: string; idHash: string } };
@@ -50,7 +48,7 @@ const countFailure = async (db: Db, publish: Publish, userKey: string, ip: strin
     await repo.lock(db, 'ip', ip, lockedUntil);
     locked = true;
   }
-  if (locked) await publish(LOCKOUTS_CHANNEL, [`user:${userKey}`, `ip:${ip}`]);
+  if (locked) await publish(CHANNELS.loginLockouts, [`user:${userKey}`, `ip:${ip}`]);
   return locked;
 };
 
@@ -156,5 +154,5 @@ export const liftLockout = async (options: {
   const key = options.kind === 'user' ? options.key.trim().toLowerCase() : options.key;
   const removed = await repo.clearFailures(options.db, options.kind, key);
   if (removed === 0) throw notFound('Lock-out');
-  await options.publish(LOCKOUTS_CHANNEL, [`${options.kind}:${key}`]);
+  await options.publish(CHANNELS.loginLockouts, [`${options.kind}:${key}`]);
 };

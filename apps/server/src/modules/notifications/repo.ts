@@ -1,5 +1,6 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { accountAccess } from '../access/tables.ts';
 import { users } from '../users/tables.ts';
 import { notificationSettings, userNotifications } from './tables.ts';
 
@@ -76,3 +77,11 @@ export const findMailTarget = async (db: DbOrTx, userId: number) => {
     .where(eq(users.id, userId));
   return row;
 };
+
+export const findAccountUserIds = async (db: DbOrTx, accountId: number) =>
+  (
+    await db
+      .select({ userId: accountAccess.userId })
+      .from(accountAccess)
+      .where(eq(accountAccess.accountId, accountId))
+  ).map((r) => r.userId);

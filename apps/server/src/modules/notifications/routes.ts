@@ -1,12 +1,12 @@
 import {
   acknowledgeRequestSchema,
   acknowledgeResponseSchema,
+  CHANNELS,
   collectionOf,
   idParamSchema,
   notificationParamsSchema,
   notificationSettingsResponseSchema,
   notificationSettingsUpdateSchema,
-  notificationsChannel,
   pageQuerySchema,
   userNotificationSchema,
 } from '@media/contract';
@@ -43,7 +43,7 @@ export const registerNotificationRoutes = (
         userId: request.params.id,
         ...request.query,
       });
-      return collection(page.items, page.total, notificationsChannel(request.params.id));
+      return collection(page.items, page.total, CHANNELS.userNotifications(request.params.id));
     },
   );
   app.post(

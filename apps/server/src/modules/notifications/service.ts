@@ -1,6 +1,6 @@
 import {
+  CHANNELS,
   type NotificationType,
-  notificationsChannel,
   renderNotificationText,
   type UserNotification,
 } from '@media/contract';
@@ -54,7 +54,7 @@ export const acknowledgeNotification = async (options: {
   if (options.actor.userId !== options.userId) throw forbidden();
   const row = await repo.acknowledge(ctx.db, options.userId, options.notificationId);
   if (!row) throw notFound('Notification');
-  await ctx.publish(notificationsChannel(options.userId), [row.id]);
+  await ctx.publish(CHANNELS.userNotifications(options.userId), [row.id]);
   return present(row);
 };
 
@@ -69,7 +69,7 @@ export const notifyUser = async (
 ) => {
   const row = await repo.insertNotification(ctx.db, { userId, ...notification });
   if (!row) return;
-  await ctx.publish(notificationsChannel(userId), [row.id]);
+  await ctx.publish(CHANNELS.userNotifications(userId), [row.id]);
   const target = await repo.findMailTarget(ctx.db, userId);
   if (target?.emailOn && target.email) {
     const text = renderNotificationText(notification.message);
@@ -81,6 +81,16 @@ export const notifyUser = async (
       })
       .catch((error: unknown) => ctx.log.error({ err: error }, 'notification mail failed'));
   }
+};
+
+/** Notifies every user with access to an account. */
+export const notifyAccountUsers = async (
+  ctx: AppContext,
+  accountId: number,
+  notification: { type: NotificationType; message: string; link?: string },
+) => {
+  for (const userId of await repo.findAccountUserIds(ctx.db, accountId))
+    await notifyUser(ctx, userId, notification);
 };
 
 export const getSettings = async (options: { ctx: AppContext; actor: Actor; userId: number }) => {

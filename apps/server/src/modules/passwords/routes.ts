@@ -41,7 +41,14 @@ export const registerPasswordRoutes = (fastify: FastifyInstance, ctx: AppContext
       },
     },
     async (request) =>
-      results(await service.updateRules({ db, actor: requireActor(request), rules: request.body })),
+      results(
+        await service.updateRules({
+          db,
+          publish: ctx.publish,
+          actor: requireActor(request),
+          rules: request.body,
+        }),
+      ),
   );
   app.post(
     '/users/:id/setPassword',

@@ -1,4 +1,5 @@
 import {
+  CHANNELS,
   failedRules,
   MSG_CURRENT_PASSWORD_WRONG,
   MSG_PASSWORD_CHANGED_AS_REQUESTED,
@@ -19,14 +20,21 @@ import type { AppContext } from '../../platform/context.ts';
 import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound, unauthenticated } from '../../platform/errors.ts';
+import type { Publish } from '../../platform/live/publish.ts';
 import { requireRight } from '../../platform/permissions.ts';
 import * as repo from './repo.ts';
 
 export const getRules = (options: { db: Db }) => repo.findRules(options.db);
 
-export const updateRules = async (options: { db: Db; actor: Actor; rules: Partial<PasswordRules> }) => {
+export const updateRules = async (options: {
+  db: Db;
+  publish: Publish;
+  actor: Actor;
+  rules: Partial<PasswordRules>;
+}) => {
   await requireRight(options.db, options.actor, 'cloud.admin');
   await options.db.transaction((tx) => repo.upsertRules(tx, options.rules));
+  await options.publish(CHANNELS.passwordRules, Object.keys(options.rules));
   return repo.findRules(options.db);
 };
 
