@@ -133,7 +133,9 @@ const printTable = (rows: Row[], baseline: Row) => {
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => (line[i] ?? '').length)));
   const format = (cells: string[]) =>
-    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join('  ');
   console.log(format(header));
   for (const line of lines) console.log(format(line));
 };
@@ -173,11 +175,19 @@ export const runApiReadBenchmark = async () => {
     bare = Fastify();
     bare.get('/bare', () => list);
     const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
-    deepStrictEqual(await (await fetch(`${bareBase}/bare`)).json(), list, 'the bare route answers other JSON');
+    deepStrictEqual(
+      await (await fetch(`${bareBase}/bare`)).json(),
+      list,
+      'the bare route answers other JSON',
+    );
 
     const targets: Target[] = [
       { label: 'GET /api/me', url: `${base}/api/me`, headers: { cookie } },
-      { label: `GET /api/roles (${list.results.length} of ${list.total})`, url: `${base}/api/roles`, headers: { cookie } },
+      {
+        label: `GET /api/roles (${list.results.length} of ${list.total})`,
+        url: `${base}/api/roles`,
+        headers: { cookie },
+      },
       { label: 'bare Fastify, same JSON from memory', url: `${bareBase}/bare`, headers: {} },
     ];
     for (const target of targets) await load(target, WARM_UP_SECONDS);

@@ -19,7 +19,9 @@ const benchmarks: Benchmark[] = [
 const names = process.argv.slice(2);
 const unknown = names.filter((name) => !benchmarks.some((b) => b.name === name));
 if (unknown.length > 0) {
-  console.error(`unknown benchmark ${unknown.join(', ')}; known: ${benchmarks.map((b) => b.name).join(', ')}`);
+  console.error(
+    `unknown benchmark ${unknown.join(', ')}; known: ${benchmarks.map((b) => b.name).join(', ')}`,
+  );
   process.exit(2);
 }
 
