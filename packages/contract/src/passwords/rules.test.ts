@@ -34,8 +34,7 @@ const rulesArb: fc.Arbitrary<PasswordRules> = fc.record(
     typeof ruleArb
   >,
 );
-const fromChars = (chars: string, maxLength = 8) =>
-  fc.string({ unit: fc.constantFrom(...chars), maxLength });
+const fromChars = (chars: string, maxLength = 8) => fc.string({ unit: fc.constantFrom(...chars), maxLength });
 
 describe('password rules (spec1 §5), each enabled alone', () => {
   it('min_length counts characters', () => {
@@ -135,7 +134,8 @@ describe('password rules (spec1 §5), enabled individually', () => {
 
 describe('password rules, properties', () => {
   it('passes every default rule for a password built to meet them', () => {
-    const atLeastOne = (chars: string) => fc.string({ unit: fc.constantFrom(...chars), minLength: 1, maxLength: 6 });
+    const atLeastOne = (chars: string) =>
+      fc.string({ unit: fc.constantFrom(...chars), minLength: 1, maxLength: 6 });
     const password = fc
       .tuple(
         atLeastOne('abcdefghijklmnopqrstuvwxyz'),
@@ -188,9 +188,9 @@ describe('password rules, properties', () => {
       fc.property(fc.string(), fc.string({ minLength: 1 }), fc.string(), (before, username, after) => {
         fc.pre(username.trim() !== '');
         const password = `${before}${username.trim().toUpperCase()}${after}`;
-        expect(failedRules(password, username, only('does_not_contain_username')).map((o) => o.rule)).toEqual([
-          'does_not_contain_username',
-        ]);
+        expect(failedRules(password, username, only('does_not_contain_username')).map((o) => o.rule)).toEqual(
+          ['does_not_contain_username'],
+        );
       }),
     );
   });
@@ -215,13 +215,18 @@ describe('password rules, properties', () => {
 
   it('never fails more counted rules after adding a character', () => {
     fc.assert(
-      fc.property(fc.string(), fc.string({ minLength: 1, maxLength: 1 }), rulesArb, (password, added, rules) => {
-        const counted = structuredClone(rules);
-        counted.does_not_contain_username.enabled = false;
-        counted.not_empty.enabled = false;
-        const before = failedRules(password, 'user', counted).length;
-        expect(failedRules(`${password}${added}`, 'user', counted).length).toBeLessThanOrEqual(before);
-      }),
+      fc.property(
+        fc.string(),
+        fc.string({ minLength: 1, maxLength: 1 }),
+        rulesArb,
+        (password, added, rules) => {
+          const counted = structuredClone(rules);
+          counted.does_not_contain_username.enabled = false;
+          counted.not_empty.enabled = false;
+          const before = failedRules(password, 'user', counted).length;
+          expect(failedRules(`${password}${added}`, 'user', counted).length).toBeLessThanOrEqual(before);
+        },
+      ),
     );
   });
 });
@@ -229,7 +234,11 @@ describe('password rules, properties', () => {
 describe('password strength (spec1 §5)', () => {
   it('is unsafe under 50% with a bar of at least 20, moderate under 100%, safe at 100%', () => {
     const rules = DEFAULT_PASSWORD_RULES;
-    expect(passwordStrength('', 'editor', only('min_length', 8))).toEqual({ share: 0, level: 'unsafe', bar: 20 });
+    expect(passwordStrength('', 'editor', only('min_length', 8))).toEqual({
+      share: 0,
+      level: 'unsafe',
+      bar: 20,
+    });
     expect(passwordStrength('', 'editor', rules)).toEqual({ share: 1 / 6, level: 'unsafe', bar: 20 });
     expect(passwordStrength('abcdefgh', 'editor', rules).level).toBe('moderate');
     expect(passwordStrength('Abcdefg1', 'editor', rules)).toEqual({ level: 'safe', share: 1, bar: 100 });
@@ -261,11 +270,19 @@ describe('password strength (spec1 §5)', () => {
       bar: 33,
     });
     // '' with a blank user name passes only does_not_contain_username: 1 of 6, under the bar's minimum.
-    expect(passwordStrength('', '', DEFAULT_PASSWORD_RULES)).toEqual({ share: 1 / 6, level: 'unsafe', bar: 20 });
+    expect(passwordStrength('', '', DEFAULT_PASSWORD_RULES)).toEqual({
+      share: 1 / 6,
+      level: 'unsafe',
+      bar: 20,
+    });
   });
 
   it('counts 50% when no rule is enabled', () => {
-    expect(passwordStrength('anything', 'editor', none())).toEqual({ share: 0.5, level: 'moderate', bar: 50 });
+    expect(passwordStrength('anything', 'editor', none())).toEqual({
+      share: 0.5,
+      level: 'moderate',
+      bar: 50,
+    });
     expect(passwordStrength('', '', none())).toEqual({ share: 0.5, level: 'moderate', bar: 50 });
   });
 
