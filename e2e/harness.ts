@@ -33,9 +33,12 @@ const freePort = () =>
 export type RunningServer = { url: string; dataDir: string; output: () => string; stop: () => Promise<void> };
 
 /** Starts the server the `npm start` way (built web app, embedded database) on a fresh DATA_DIR. */
-export const startServer = async (env: Record<string, string> = {}): Promise<RunningServer> => {
+export const startServer = async (
+  env: Record<string, string> = {},
+  existingDataDir?: string,
+): Promise<RunningServer> => {
   fs.mkdirSync(path.join(root, 'e2e/.tmp'), { recursive: true });
-  const dataDir = fs.mkdtempSync(path.join(root, 'e2e/.tmp/data-'));
+  const dataDir = existingDataDir ?? fs.mkdtempSync(path.join(root, 'e2e/.tmp/data-'));
   const port = await freePort();
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
@@ -112,4 +115,20 @@ export const signIn = async (page: Page, baseUrl: string, username: string, pass
   await page.getByLabel('Username').fill(username);
   await page.getByLabel(/^Password/).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+};
+
+/** Fills a fresh DATA_DIR's embedded database before the server starts there (large data sets). */
+export const prepareDataDir = async (
+  fill: (ctx: import('../apps/server/src/platform/context.ts').AppContext) => Promise<void>,
+) => {
+  const { loadConfig } = await import('../apps/server/src/platform/config.ts');
+  const { createContext } = await import('../apps/server/src/platform/start.ts');
+  fs.mkdirSync(path.join(root, 'e2e/.tmp'), { recursive: true });
+  const dataDir = fs.mkdtempSync(path.join(root, 'e2e/.tmp/data-'));
+  const { ctx } = await createContext(
+    loadConfig({ DATA_DIR: dataDir, ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, LOG_LEVEL: 'silent' }),
+  );
+  await fill(ctx);
+  await ctx.close();
+  return dataDir;
 };

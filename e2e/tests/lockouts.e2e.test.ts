@@ -131,8 +131,10 @@ describe('sign-in lock-outs page (DataTable)', () => {
   it('shows a change made in another browser without a reload', async () => {
     const a = await newPage(browser);
     await signIn(a.page, server.url, 'admin', E2E_ADMIN_PASSWORD);
+    const polling = a.page.waitForRequest(/\/api\/events\/[^/]+\/longpoll/);
     await a.page.getByRole('link', { name: 'Sign-in lock-outs' }).click();
     await a.page.getByTestId('data-table-empty').waitFor();
+    await polling;
 
     const b = await newPage(browser);
     await b.context.request.get(`${server.url}/api/passwordRules`);

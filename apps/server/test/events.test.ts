@@ -55,6 +55,22 @@ describe(`live updates: events API (${testDriver()})`, () => {
     expect(third.body.results).toEqual([]);
   });
 
+  it('wakes a waiting long-poll when a channel is added, and delivers that channel at once', async () => {
+    const admin = await t.admin();
+    const eventId = await createEvent(admin);
+    await admin.post(`/api/events/${eventId}/subscribe`, { channels: ['cloud/first'] });
+    const waiting = admin.get<Updates>(`/api/events/${eventId}/longpoll`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(
+      (await admin.post(`/api/events/${eventId}/subscribe`, { channels: ['cloud/second'] })).status,
+    ).toBe(200);
+    await t.ctx.publish('cloud/second', [42]);
+    const started = Date.now();
+    const delivered = await waiting;
+    expect(delivered.body.results.map((u) => u.channel)).toEqual(['cloud/second']);
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+
   it('announces a lifted sign-in lock-out on the lock-out channel', async () => {
     const admin = await t.admin();
     const eventId = await createEvent(admin);

@@ -57,7 +57,7 @@ const fail =
     Promise.reject(new ApiError(message, status));
 
 describe('live-update channel manager (spec1 §4, §8)', () => {
-  it('creates an event id, subscribes, and hands each update to the callbacks of its channel', async () => {
+  it('creates an event id, subscribes, asks for one refetch, then hands each update to the callbacks of its channel', async () => {
     const { manager, calls, finished } = setup([
       async () => [update('a', [1]), update('b', [2])],
       async () => [update('a', [3])],
@@ -66,7 +66,7 @@ describe('live-update channel manager (spec1 §4, §8)', () => {
     manager.subscribe('a', (data) => seen.push(data.modified));
     await finished;
     expect(calls.slice(0, 2)).toEqual(['/api/events/create', '/api/events/e1/subscribe']);
-    expect(seen).toEqual([[1], [3]]);
+    expect(seen).toEqual([[], [1], [3]]);
   });
 
   it('polls again at once after a 504, and backs off 1 s, 2 s, 4 s after 502, network failures and time-outs', async () => {
@@ -92,7 +92,8 @@ describe('live-update channel manager (spec1 §4, §8)', () => {
     expect(calls.filter((c) => c === '/api/events/create')).toHaveLength(2);
     expect(calls).toContain('/api/events/e2/subscribe');
     expect(calls).toContain('/api/events/e2/longpoll');
-    expect(seen).toEqual([[], ['b'], [9]]);
+    // Once on connecting, once after the expiry, then the update.
+    expect(seen).toEqual([[], ['b'], [], ['b'], [9]]);
   });
 
   it("shows 'Error fetching updates: {message}' for any other failure and stops", async () => {

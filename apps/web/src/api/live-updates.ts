@@ -74,15 +74,21 @@ export const createChannelManager = (deps: Dependencies) => {
     }
   };
 
-  let connectedBefore = false;
-  /** A new event id and every channel again; after an expiry, every callback is told to refetch. */
+  /** Tells the callbacks of these channels to refetch (empty data). */
+  const refetch = (channels: Iterable<string>) => {
+    for (const channel of channels)
+      for (const callback of callbacks.get(channel) ?? []) callback({ modified: [] });
+  };
+
+  /**
+   * A new event id and every channel again, then every callback told to refetch: after an expiry (spec1
+   * §4), and also on the first connection, since a list loaded before its subscription may have missed a change.
+   */
   const restart = async () => {
     eventId = undefined;
     await createEvent();
     await subscribeChannels([...callbacks.keys()]);
-    if (connectedBefore)
-      for (const set of callbacks.values()) for (const callback of set) callback({ modified: [] });
-    connectedBefore = true;
+    refetch([...callbacks.keys()]);
   };
 
   const pollLoop = async () => {
@@ -121,7 +127,8 @@ export const createChannelManager = (deps: Dependencies) => {
       const set = callbacks.get(channel) ?? new Set();
       set.add(callback);
       callbacks.set(channel, set);
-      if (isNew && eventId) void subscribeChannels([channel]);
+      // Refetch once subscribed, so nothing between the list's load and the subscription is lost.
+      if (isNew && eventId) void subscribeChannels([channel]).then(() => refetch([channel]));
       if (!running && !stopped) {
         running = true;
         void pollLoop();

@@ -1,4 +1,4 @@
-import type { Lockout, PageWindow } from '@media/contract';
+import { type Lockout, MAX_PAGE_LIMIT, PAGE_SIZE_ALL, type PageWindow } from '@media/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from './client.ts';
 
@@ -13,7 +13,7 @@ export const useLockouts = (window: PageWindow, sort: LockoutSort) =>
     queryFn: () => {
       const query = new URLSearchParams({
         offset: String(window.startIndex),
-        limit: String(window.pageSize === 0 ? 1000 : window.pageSize),
+        limit: String(window.pageSize === PAGE_SIZE_ALL ? MAX_PAGE_LIMIT : window.pageSize),
         sort: sort.id,
         desc: sort.desc ? '1' : '0',
       });

@@ -23,9 +23,12 @@ export const collectionOf = <T extends z.ZodType>(item: T) =>
     channel: z.string().describe('Live-update channel that announces changes to this collection'),
   });
 
+/** The most rows one page may hold; the paginator's "All" asks for this many. */
+export const MAX_PAGE_LIMIT = 10_000;
+
 export const pageQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(100),
 });
 
 export const idParamSchema = z.object({ id: z.coerce.number().int().positive() });

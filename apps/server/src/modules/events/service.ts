@@ -11,6 +11,9 @@ const IDLE_MS = EVENT_IDLE_MINUTES * 60_000;
 const CHANGE_RETENTION_MS = 2 * IDLE_MS;
 const BATCH = 1000;
 
+/** Internal channel announcing that an event id's subscriptions changed; no client may subscribe to it. */
+const subscriptionsChannel = (eventId: string) => `internal/events/${eventId}`;
+
 const expired = () => new AppError('expired', MSG_EVENT_EXPIRED, { status: 410 });
 
 /** The caller's live event, or 410 when unknown, someone else's, or idle for 5 minutes. */
@@ -54,6 +57,8 @@ export const subscribe = async (options: {
     await repo.insertSubscriptions(tx, options.eventId, channels);
     await repo.touchEvent(tx, options.eventId);
   });
+  // Wakes a long-poll of this event id that is already waiting, on whichever instance it waits.
+  await ctx.publish(subscriptionsChannel(options.eventId), []);
 };
 
 /**
@@ -65,6 +70,7 @@ const pendingUpdates = async (
   actor: Actor,
   cursor: number,
   subscribed: ReadonlySet<string>,
+  internalChannel: string,
 ) => {
   const fromMemory = ctx.live.recent.since(cursor, subscribed);
   const changes = fromMemory
@@ -73,7 +79,12 @@ const pendingUpdates = async (
   const highest = fromMemory ? fromMemory.highest : Number(changes.at(-1)?.id ?? cursor);
   const readable = new Map<string, boolean>();
   const updates: LiveUpdate[] = [];
+  let subscriptionsChanged = false;
   for (const change of changes) {
+    if (change.channel === internalChannel) {
+      subscriptionsChanged = true;
+      continue;
+    }
     if (!readable.has(change.channel))
       readable.set(change.channel, await canReadChannel(ctx.db, actor, change.channel));
     if (readable.get(change.channel)) {
@@ -84,7 +95,7 @@ const pendingUpdates = async (
       });
     }
   }
-  return { updates, highest };
+  return { updates, highest, subscriptionsChanged };
 };
 
 /**
@@ -101,13 +112,10 @@ export const longPoll = async (options: {
   const event = await requireEvent(ctx, actor, eventId);
   await repo.touchEvent(ctx.db, eventId);
   const channels = await repo.findSubscriptions(ctx.db, eventId);
-  if (channels.length === 0) {
-    await wait(ctx.config.longPollSeconds * 1000, options.aborted);
-    return [];
-  }
   // Loaded now and reused when a change arrives, so delivery to many pollers needs no reads per poller.
   await actor.rights();
-  const subscribed = new Set(channels);
+  const internal = subscriptionsChannel(eventId);
+  let subscribed = new Set([...channels, internal]);
   let cursor = Number(event.cursor);
   const deadline = Date.now() + ctx.config.longPollSeconds * 1000;
   for (;;) {
@@ -119,7 +127,14 @@ export const longPoll = async (options: {
       wake?.();
     });
     try {
-      const pending = await pendingUpdates(ctx, actor, cursor, subscribed);
+      const pending = await pendingUpdates(ctx, actor, cursor, subscribed, internal);
+      if (pending.subscriptionsChanged) {
+        // Channels were added while this poll waited: look again from the same cursor with all of them.
+        const reloaded = new Set([...(await repo.findSubscriptions(ctx.db, eventId)), internal]);
+        const added = [...reloaded].some((channel) => !subscribed.has(channel));
+        subscribed = reloaded;
+        if (added) continue;
+      }
       if (pending.updates.length > 0) {
         await ctx.live.cursors.advance(eventId, pending.highest);
         return pending.updates;
