@@ -5,6 +5,7 @@ import {
   collectionOf,
   errorBodySchema,
   idParamSchema,
+  MAX_PAGE_LIMIT,
   okSchema,
   pageQuerySchema,
   resultsOf,
@@ -68,10 +69,13 @@ describe('error envelope', () => {
 });
 
 describe('paging and id parameters', () => {
-  it('defaults offset 0 and limit 100, coerces query strings and bounds limit to 1..1000', () => {
+  it('defaults offset 0 and limit 100, coerces query strings and bounds limit to 1..MAX_PAGE_LIMIT', () => {
     expect(pageQuerySchema.parse({})).toEqual({ offset: 0, limit: 100 });
-    expect(pageQuerySchema.parse({ offset: '20', limit: '1000' })).toEqual({ offset: 20, limit: 1000 });
-    expect(pageQuerySchema.safeParse({ limit: '1001' }).success).toBe(false);
+    expect(pageQuerySchema.parse({ offset: '20', limit: String(MAX_PAGE_LIMIT) })).toEqual({
+      offset: 20,
+      limit: MAX_PAGE_LIMIT,
+    });
+    expect(pageQuerySchema.safeParse({ limit: String(MAX_PAGE_LIMIT + 1) }).success).toBe(false);
     expect(pageQuerySchema.safeParse({ limit: '0' }).success).toBe(false);
     expect(pageQuerySchema.safeParse({ offset: '-1' }).success).toBe(false);
     expect(pageQuerySchema.safeParse({ offset: '1.5' }).success).toBe(false);

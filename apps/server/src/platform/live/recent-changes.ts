@@ -77,7 +77,19 @@ export class RecentChanges {
     channels: ReadonlySet<string>,
   ): { changes: StoredChange[]; highest: number } | undefined {
     if (cursor < this.floor) return undefined;
-    const changes = this.changes.filter((c) => c.id > cursor && channels.has(c.channel));
+    // Ids ascend: find the first change after the cursor, then look only at those.
+    let low = 0;
+    let high = this.changes.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((this.changes[middle]?.id ?? 0) <= cursor) low = middle + 1;
+      else high = middle;
+    }
+    const changes: StoredChange[] = [];
+    for (let i = low; i < this.changes.length; i++) {
+      const change = this.changes[i] as StoredChange;
+      if (channels.has(change.channel)) changes.push(change);
+    }
     return { changes, highest: Math.max(cursor, this.highest) };
   }
 
