@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const SCREENSHOTS = path.join(root, 'e2e/screenshots');
@@ -131,4 +132,18 @@ export const prepareDataDir = async (
   await fill(ctx);
   await ctx.close();
   return dataDir;
+};
+
+/** Starts a server and Chromium before a file's tests and stops both after them. */
+export const useServerAndBrowser = (env: Record<string, string> = {}, prepare?: () => Promise<string>) => {
+  const setup = {} as { server: RunningServer; browser: Browser };
+  beforeAll(async () => {
+    setup.server = await startServer(env, prepare ? await prepare() : undefined);
+    setup.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await setup.browser?.close();
+    await setup.server?.stop();
+  });
+  return setup;
 };

@@ -1,14 +1,6 @@
-import type { APIRequestContext, Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  E2E_ADMIN_PASSWORD,
-  launchBrowser,
-  newPage,
-  type RunningServer,
-  screenshot,
-  signIn,
-  startServer,
-} from '../harness.ts';
+import type { APIRequestContext } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { E2E_ADMIN_PASSWORD, newPage, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
 
 const LOCKED_USERS = 12;
 
@@ -33,22 +25,12 @@ const lockUsers = async (request: APIRequestContext, baseUrl: string) => {
 };
 
 describe('sign-in lock-outs page (DataTable)', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({ TRUST_PROXY: '1' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const setup = useServerAndBrowser({ TRUST_PROXY: '1' });
 
   it('lists, sorts, pages, selects with the keyboard, hides a column and lifts with confirmation', async () => {
-    const { context, page } = await newPage(browser);
-    await lockUsers(context.request, server.url);
-    await signIn(page, server.url, 'admin', E2E_ADMIN_PASSWORD);
+    const { context, page } = await newPage(setup.browser);
+    await lockUsers(context.request, setup.server.url);
+    await signIn(page, setup.server.url, 'admin', E2E_ADMIN_PASSWORD);
     await page.getByRole('link', { name: 'Sign-in lock-outs' }).click();
     await page.getByRole('heading', { name: 'Sign-in lock-outs' }).waitFor();
     const range = page.getByTestId('paginator-range');
@@ -129,19 +111,19 @@ describe('sign-in lock-outs page (DataTable)', () => {
   });
 
   it('shows a change made in another browser without a reload', async () => {
-    const a = await newPage(browser);
-    await signIn(a.page, server.url, 'admin', E2E_ADMIN_PASSWORD);
+    const a = await newPage(setup.browser);
+    await signIn(a.page, setup.server.url, 'admin', E2E_ADMIN_PASSWORD);
     const polling = a.page.waitForRequest(/\/api\/events\/[^/]+\/longpoll/);
     await a.page.getByRole('link', { name: 'Sign-in lock-outs' }).click();
     await a.page.getByTestId('data-table-empty').waitFor();
     await polling;
 
-    const b = await newPage(browser);
-    await b.context.request.get(`${server.url}/api/passwordRules`);
+    const b = await newPage(setup.browser);
+    await b.context.request.get(`${setup.server.url}/api/passwordRules`);
     const token =
       (await b.context.request.storageState()).cookies.find((c) => c.name === 'csrftoken')?.value ?? '';
     for (let attempt = 0; attempt < 5; attempt++) {
-      await b.context.request.post(`${server.url}/api/login`, {
+      await b.context.request.post(`${setup.server.url}/api/login`, {
         data: { username: 'live-update-user', password: 'wrong' },
         headers: { 'X-CSRFToken': token, 'X-Forwarded-For': `10.88.0.${attempt}` },
       });

@@ -1,45 +1,26 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  E2E_ADMIN_PASSWORD,
-  launchBrowser,
-  newPage,
-  type RunningServer,
-  screenshot,
-  signIn,
-  startServer,
-} from '../harness.ts';
+import { describe, expect, it } from 'vitest';
+import { E2E_ADMIN_PASSWORD, newPage, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
 
 const DEMO_PASSWORD = 'Demo-Passw0rd-1';
 
 describe('notifications', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({ SEED_DEMO: '1', DEMO_PASSWORD });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
 
   it('arrives live, is counted in its tab and is acknowledged', async () => {
-    const user = await newPage(browser);
-    await signIn(user.page, server.url, 'archive.editor', DEMO_PASSWORD);
+    const user = await newPage(setup.browser);
+    await signIn(user.page, setup.server.url, 'archive.editor', DEMO_PASSWORD);
     await user.page.getByTestId('signed-in-user').waitFor();
-    const me = (await (await user.page.request.get(`${server.url}/api/me`)).json()) as {
+    const me = (await (await user.page.request.get(`${setup.server.url}/api/me`)).json()) as {
       results: { id: number };
     };
     await user.page.getByRole('button', { name: 'Notifications (0)' }).waitFor();
 
     // An administrator, in another browser, resets the user's second factor.
-    const admin = await newPage(browser);
-    await signIn(admin.page, server.url, 'admin', E2E_ADMIN_PASSWORD);
+    const admin = await newPage(setup.browser);
+    await signIn(admin.page, setup.server.url, 'admin', E2E_ADMIN_PASSWORD);
     await admin.page.getByTestId('signed-in-user').waitFor();
     const token = (await admin.context.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '';
-    const reset = await admin.page.request.post(`${server.url}/api/users/${me.results.id}/mfa/reset`, {
+    const reset = await admin.page.request.post(`${setup.server.url}/api/users/${me.results.id}/mfa/reset`, {
       data: {},
       headers: { 'X-CSRFToken': token },
     });
@@ -58,7 +39,7 @@ describe('notifications', () => {
     await user.page.getByRole('button', { name: 'Acknowledge' }).click();
     await user.page.getByRole('button', { name: 'Notifications (0)' }).waitFor();
     const list = (await (
-      await user.page.request.get(`${server.url}/api/users/${me.results.id}/notifications`)
+      await user.page.request.get(`${setup.server.url}/api/users/${me.results.id}/notifications`)
     ).json()) as { total: number };
     expect(list.total).toBe(0);
     await user.context.close();
@@ -66,8 +47,8 @@ describe('notifications', () => {
   });
 
   it('turns email notifications on from the user settings', async () => {
-    const { context, page } = await newPage(browser);
-    await signIn(page, server.url, 'archive.logger', DEMO_PASSWORD);
+    const { context, page } = await newPage(setup.browser);
+    await signIn(page, setup.server.url, 'archive.logger', DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').click();
     const checkbox = page.getByLabel('Enable Email Notifications');
     await checkbox.waitFor();

@@ -1,32 +1,21 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, type RunningServer, screenshot, signIn, startServer } from '../harness.ts';
+import { describe, expect, it } from 'vitest';
+import { newPage, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
 
 const DEMO_PASSWORD = 'Demo-Passw0rd-1';
 const NEW_PASSWORD = 'Changed-Passw0rd-2';
 const USER = 'sports-desk.viewer';
 
 describe('re-login dialog', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({ SEED_DEMO: '1', DEMO_PASSWORD });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
 
   it('opens when the session ends on the server, and the original call completes after the password', async () => {
-    const a = await newPage(browser);
-    await signIn(a.page, server.url, USER, DEMO_PASSWORD);
+    const a = await newPage(setup.browser);
+    await signIn(a.page, setup.server.url, USER, DEMO_PASSWORD);
     await a.page.getByTestId('signed-in-user').waitFor();
 
     // A second browser changes the password, which ends every other session of the user.
-    const b = await newPage(browser);
-    await signIn(b.page, server.url, USER, DEMO_PASSWORD);
+    const b = await newPage(setup.browser);
+    await signIn(b.page, setup.server.url, USER, DEMO_PASSWORD);
     await b.page.getByTestId('signed-in-user').click();
     await b.page.getByLabel(/^Current password/).fill(DEMO_PASSWORD);
     await b.page.getByLabel(/^New password/).fill(NEW_PASSWORD);

@@ -1,35 +1,16 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  E2E_ADMIN_PASSWORD,
-  launchBrowser,
-  newPage,
-  type RunningServer,
-  screenshot,
-  signIn,
-  startServer,
-} from '../harness.ts';
+import { describe, expect, it } from 'vitest';
+import { E2E_ADMIN_PASSWORD, newPage, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
 
 describe('sign-in page', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const setup = useServerAndBrowser();
 
   it('signs admin in through the page and shows the shell', async () => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.url}/`);
+    const { context, page } = await newPage(setup.browser);
+    await page.goto(`${setup.server.url}/`);
     await page.waitForURL(/\/login\?next=/);
     await page.getByLabel('Username').waitFor();
     await screenshot(page, 'sign-in');
-    await signIn(page, server.url, 'admin', E2E_ADMIN_PASSWORD);
+    await signIn(page, setup.server.url, 'admin', E2E_ADMIN_PASSWORD);
     await expect
       .poll(
         () =>
@@ -49,8 +30,8 @@ describe('sign-in page', () => {
   });
 
   it('shows the server error for a wrong password and stays on the sign-in page', async () => {
-    const { context, page } = await newPage(browser, { colorScheme: 'dark' });
-    await signIn(page, server.url, 'admin', 'not-the-password');
+    const { context, page } = await newPage(setup.browser, { colorScheme: 'dark' });
+    await signIn(page, setup.server.url, 'admin', 'not-the-password');
     const alert = page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toContain('Invalid username or password');
@@ -60,12 +41,12 @@ describe('sign-in page', () => {
   });
 
   it('signs out back to the sign-in page', async () => {
-    const { context, page } = await newPage(browser);
-    await signIn(page, server.url, 'admin', E2E_ADMIN_PASSWORD);
+    const { context, page } = await newPage(setup.browser);
+    await signIn(page, setup.server.url, 'admin', E2E_ADMIN_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/login$/);
-    const me = await page.request.get(`${server.url}/api/me`);
+    const me = await page.request.get(`${setup.server.url}/api/me`);
     expect(me.status()).toBe(401);
     await context.close();
   });

@@ -1,31 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  E2E_ADMIN_PASSWORD,
-  launchBrowser,
-  newPage,
-  type RunningServer,
-  screenshot,
-  signIn,
-  startServer,
-} from '../harness.ts';
+import { describe, expect, it } from 'vitest';
+import { E2E_ADMIN_PASSWORD, newPage, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
 
 describe('unsaved changes (password rules page)', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const setup = useServerAndBrowser();
 
   it('warns before leaving with unsaved changes, in the app and on unload, and not after saving', async () => {
-    const { context, page } = await newPage(browser);
-    await signIn(page, server.url, 'admin', E2E_ADMIN_PASSWORD);
+    const { context, page } = await newPage(setup.browser);
+    await signIn(page, setup.server.url, 'admin', E2E_ADMIN_PASSWORD);
     await page.getByRole('link', { name: 'Password rules' }).click();
     const minLength = page.getByLabel('Minimum length value');
     await minLength.waitFor();
@@ -42,7 +23,7 @@ describe('unsaved changes (password rules page)', () => {
     expect(await minLength.inputValue()).toBe('12');
 
     const unloadPage = await context.newPage();
-    await unloadPage.goto(`${server.url}/admin/passwordRules`);
+    await unloadPage.goto(`${setup.server.url}/admin/passwordRules`);
     await unloadPage.getByLabel('Minimum digits value').fill('3');
     await unloadPage.waitForTimeout(300);
     const unloadDialog = new Promise<string>((resolve) =>
@@ -57,10 +38,10 @@ describe('unsaved changes (password rules page)', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Changes saved').waitFor();
     await expect.poll(() => page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
-    const rules = await (await page.request.get(`${server.url}/api/passwordRules`)).json();
+    const rules = await (await page.request.get(`${setup.server.url}/api/passwordRules`)).json();
     expect(rules.results.min_length).toEqual({ enabled: true, value: 12 });
     await page.getByRole('link', { name: 'Home' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${setup.server.url}/`);
     await context.close();
   });
 });

@@ -1,17 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { generate } from 'otplib';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  E2E_ADMIN_PASSWORD,
-  launchBrowser,
-  newPage,
-  type RunningServer,
-  screenshot,
-  signIn,
-  startServer,
-} from '../harness.ts';
+import { describe, expect, it } from 'vitest';
+import { E2E_ADMIN_PASSWORD, newPage, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
 
 const readMail = async (dataDir: string) => {
   const folder = path.join(dataDir, 'mail');
@@ -24,25 +15,15 @@ const readMail = async (dataDir: string) => {
 };
 
 describe('user settings', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({
-      PUBLIC_URL: 'http://public.example',
-      SEED_DEMO: '1',
-      DEMO_PASSWORD: 'Demo-Passw0rd-1',
-    });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  const setup = useServerAndBrowser({
+    PUBLIC_URL: 'http://public.example',
+    SEED_DEMO: '1',
+    DEMO_PASSWORD: 'Demo-Passw0rd-1',
   });
 
   it('enrols a second factor, then signs in with password and Verification Code', async () => {
-    const { context, page } = await newPage(browser);
-    await signIn(page, server.url, 'admin', E2E_ADMIN_PASSWORD);
+    const { context, page } = await newPage(setup.browser);
+    await signIn(page, setup.server.url, 'admin', E2E_ADMIN_PASSWORD);
     await page.getByTestId('signed-in-user').click();
     await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
     const secret = (await page.getByTestId('mfa-secret').textContent()) ?? '';
@@ -73,13 +54,15 @@ describe('user settings', () => {
   });
 
   it('shows the message a reload carries and scrolls to the element it names', async () => {
-    const { context, page } = await newPage(browser, { colorScheme: 'light' });
+    const { context, page } = await newPage(setup.browser, { colorScheme: 'light' });
     await page.setViewportSize({ width: 1280, height: 420 });
-    await signIn(page, server.url, 'documentaries.viewer', 'Demo-Passw0rd-1');
+    await signIn(page, setup.server.url, 'documentaries.viewer', 'Demo-Passw0rd-1');
     await page.getByTestId('signed-in-user').waitFor();
-    const me = (await (await page.request.get(`${server.url}/api/me`)).json()) as { results: { id: number } };
+    const me = (await (await page.request.get(`${setup.server.url}/api/me`)).json()) as {
+      results: { id: number };
+    };
     await page.goto(
-      `${server.url}/users/user_settings/${me.results.id}/?message=Account%20data%20has%20been%20saved&element_id_to_jump_to=second-factor`,
+      `${setup.server.url}/users/user_settings/${me.results.id}/?message=Account%20data%20has%20been%20saved&element_id_to_jump_to=second-factor`,
     );
     await page.getByText('Account data has been saved').waitFor();
     await expect.poll(() => new URL(page.url()).search).toBe('');
@@ -89,18 +72,18 @@ describe('user settings', () => {
   });
 
   it('resets a forgotten password through the mailed link', async () => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.url}/login`);
+    const { context, page } = await newPage(setup.browser);
+    await page.goto(`${setup.server.url}/login`);
     await page.getByRole('button', { name: 'Forgot password?' }).click();
     await page.getByLabel(/^Username or email/).fill('evening-news.editor');
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByRole('status').waitFor();
-    const mail = (await readMail(server.dataDir)).replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const mail = (await readMail(setup.server.dataDir)).replace(/=\r?\n/g, '').replace(/=3D/g, '=');
     const link = mail.match(
       /http:\/\/public\.example(\/users\/user_settings\/\d+\/\?resetToken=[\w-]+&resetType=just_reset)/,
     )?.[1];
     expect(link).toBeTruthy();
-    await page.goto(`${server.url}${link}`);
+    await page.goto(`${setup.server.url}${link}`);
     await page.getByRole('heading', { name: 'Reset Password' }).waitFor();
     const newPassword = 'Reset-Passw0rd-2026';
     await page.getByLabel(/^New password/).fill(newPassword);
@@ -112,7 +95,7 @@ describe('user settings', () => {
     await page.getByText('Your password has been changed as requested').waitFor();
     await page.getByRole('link', { name: 'Go to the sign-in page' }).click();
     await page.waitForURL(/\/login$/);
-    const login = await page.request.post(`${server.url}/api/login`, {
+    const login = await page.request.post(`${setup.server.url}/api/login`, {
       data: { username: 'evening-news.editor', password: newPassword },
       headers: {
         'X-CSRFToken': (await context.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '',

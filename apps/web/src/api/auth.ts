@@ -1,6 +1,7 @@
 import type { LoginRequest, LoginResult, Me } from '@media/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiFetch } from './client.ts';
+import { stopLiveUpdates } from './live.ts';
 
 export const ME_QUERY_KEY = ['me'] as const;
 
@@ -35,7 +36,10 @@ export const useLogin = () => {
 export const useLogout = () => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiFetch<{ ok: true }>('/api/logout', { method: 'POST', body: {}, noRelogin: true }),
+    mutationFn: async () => {
+      await stopLiveUpdates();
+      return apiFetch<{ ok: true }>('/api/logout', { method: 'POST', body: {}, noRelogin: true });
+    },
     onSuccess: () => queryClient.setQueryData(ME_QUERY_KEY, null),
   });
 };

@@ -124,4 +124,34 @@ describe('live-update channel manager (spec1 §4, §8)', () => {
     await second.finished;
     expect(second.errors).toEqual(['Error subscribing to updates']);
   });
+
+  it('stops at once when asked (sign-out): the waiting long-poll is aborted and nothing is reported', async () => {
+    const errors: string[] = [];
+    let aborted = false;
+    let polling: () => void = () => {};
+    const started = new Promise<void>((resolve) => {
+      polling = resolve;
+    });
+    const manager = createChannelManager({
+      request: (async (path: string, options?: { signal?: AbortSignal }) => {
+        if (path === '/api/events/create') return { eventId: 'e1' };
+        if (path.endsWith('/subscribe')) return { ok: true };
+        polling();
+        return new Promise((_, reject) =>
+          options?.signal?.addEventListener('abort', () => {
+            aborted = true;
+            reject(new DOMException('aborted', 'AbortError'));
+          }),
+        );
+      }) as never,
+      sleep: async () => {},
+      reportError: (text) => errors.push(text),
+    });
+    manager.subscribe('a', () => {});
+    await started;
+    expect(manager.stop()).toBe('e1');
+    await vi.waitFor(() => expect(aborted).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(errors).toEqual([]);
+  });
 });

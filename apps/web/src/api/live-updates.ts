@@ -30,6 +30,9 @@ export const createChannelManager = (deps: Dependencies) => {
   let eventId: string | undefined;
   let running = false;
   let stopped = false;
+  /** Ends the request in flight when the manager stops (sign-out, page unload). */
+  const aborter = new AbortController();
+  const signal = aborter.signal;
 
   const withBackoff = async <T>(
     call: () => Promise<T>,
@@ -49,7 +52,7 @@ export const createChannelManager = (deps: Dependencies) => {
 
   const createEvent = async () => {
     const created = await withBackoff(
-      () => deps.request<{ eventId: string }>('/api/events/create', { method: 'POST', body: {} }),
+      () => deps.request<{ eventId: string }>('/api/events/create', { method: 'POST', body: {}, signal }),
       () => true,
     );
     eventId = created.eventId;
@@ -96,11 +99,12 @@ export const createChannelManager = (deps: Dependencies) => {
     while (!stopped) {
       try {
         if (!eventId) await restart();
-        const updates = await deps.request<LiveUpdate[]>(`/api/events/${eventId}/longpoll`);
+        const updates = await deps.request<LiveUpdate[]>(`/api/events/${eventId}/longpoll`, { signal });
         failures = 0;
         for (const update of updates)
           for (const callback of callbacks.get(update.channel) ?? []) callback(update.data);
       } catch (error) {
+        if (stopped) break;
         const status = statusOf(error);
         if (status === 504) continue;
         if (LONGPOLL_RETRY_STATUSES.includes(status)) {
@@ -141,6 +145,7 @@ export const createChannelManager = (deps: Dependencies) => {
     /** Forget the event id (on page unload). */
     stop() {
       stopped = true;
+      aborter.abort();
       return eventId;
     },
     get eventId() {

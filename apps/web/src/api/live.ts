@@ -7,6 +7,33 @@ import { appSettings } from './settings.ts';
 
 let manager: ReturnType<typeof createChannelManager> | undefined;
 
+/** Gives an event id back to the server; keepalive lets the request outlive the page. */
+const deleteEvent = (eventId: string) => {
+  const { csrfCookieName, csrfHeaderName } = appSettings();
+  const token = document.cookie
+    .split('; ')
+    .find((part) => part.startsWith(`${csrfCookieName}=`))
+    ?.slice(csrfCookieName.length + 1);
+  return fetch(`/api/events/${eventId}/delete`, {
+    method: 'POST',
+    keepalive: true,
+    credentials: 'same-origin',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { [csrfHeaderName]: decodeURIComponent(token) } : {}),
+    },
+    body: '{}',
+  }).catch(() => undefined);
+};
+
+/** Before signing out: stop polling and give the event id back while the session still exists. */
+export const stopLiveUpdates = async () => {
+  const current = manager;
+  manager = undefined;
+  const eventId = current?.stop();
+  if (eventId) await deleteEvent(eventId);
+};
+
 const channelManager = () => {
   if (!manager) {
     const created = createChannelManager({
@@ -15,25 +42,10 @@ const channelManager = () => {
       reportError: (text) => showAlert({ type: 'danger', text, source: 'live-updates', permanent: true }),
     });
     manager = created;
-    // The event id is given back when the page goes away; keepalive lets the request outlive the page.
+    // The event id is given back when the page goes away.
     window.addEventListener('pagehide', () => {
       const eventId = created.stop();
-      if (!eventId) return;
-      const { csrfCookieName, csrfHeaderName } = appSettings();
-      const token = document.cookie
-        .split('; ')
-        .find((part) => part.startsWith(`${csrfCookieName}=`))
-        ?.slice(csrfCookieName.length + 1);
-      void fetch(`/api/events/${eventId}/delete`, {
-        method: 'POST',
-        keepalive: true,
-        credentials: 'same-origin',
-        headers: {
-          'content-type': 'application/json',
-          ...(token ? { [csrfHeaderName]: decodeURIComponent(token) } : {}),
-        },
-        body: '{}',
-      }).catch(() => {});
+      if (eventId) void deleteEvent(eventId);
     });
   }
   return manager;

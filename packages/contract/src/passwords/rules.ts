@@ -10,7 +10,7 @@ export const PASSWORD_RULE_NAMES = [
 ] as const;
 export type PasswordRuleName = (typeof PASSWORD_RULE_NAMES)[number];
 
-export const passwordRuleSchema = z.object({
+export const passwordRuleSchema = z.strictObject({
   enabled: z.boolean(),
   value: z.number().int().min(0).max(1000).describe('Count for the min_* rules; ignored by the others'),
 });

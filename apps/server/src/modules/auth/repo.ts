@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNotNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { users } from '../users/tables.ts';
 import { loginFailures } from './tables.ts';
@@ -7,6 +7,8 @@ export type FailureKind = 'user' | 'ip';
 
 export const findUserForLogin = async (db: DbOrTx, login: string) => {
   const name = login.trim().toLowerCase();
+  // Users without an email have email '': a blank name must not find them.
+  if (name === '') return undefined;
   const [user] = await db
     .select({
       id: users.id,
@@ -16,7 +18,12 @@ export const findUserForLogin = async (db: DbOrTx, login: string) => {
       mfaSecret: users.mfaSecret,
     })
     .from(users)
-    .where(or(eq(sql`lower(${users.username})`, name), eq(sql`lower(${users.email})`, name)))
+    .where(
+      or(
+        eq(sql`lower(${users.username})`, name),
+        and(ne(users.email, ''), eq(sql`lower(${users.email})`, name)),
+      ),
+    )
     .orderBy(sql`lower(${users.username}) = ${name} desc`)
     .limit(1);
   return user;
@@ -62,6 +69,15 @@ export const clearFailures = async (db: DbOrTx, kind: FailureKind, key: string) 
   const removed = await db
     .delete(loginFailures)
     .where(and(eq(loginFailures.kind, kind), eq(loginFailures.key, key)))
+    .returning({ key: loginFailures.key });
+  return removed.length;
+};
+
+/** Removes a lock that is still in force (with its failure count); answers how many were removed. */
+export const clearActiveLock = async (db: DbOrTx, kind: FailureKind, key: string, now: Date) => {
+  const removed = await db
+    .delete(loginFailures)
+    .where(and(eq(loginFailures.kind, kind), eq(loginFailures.key, key), gt(loginFailures.lockedUntil, now)))
     .returning({ key: loginFailures.key });
   return removed.length;
 };

@@ -56,7 +56,9 @@ export const login = async (
   options: { db: Db; publish: Publish; sessions: SessionStore; ip: string; userAgent: string } & LoginRequest,
 ): Promise<LoginOutcome> => {
   const { db, ip } = options;
-  const userKey = options.username.trim().toLowerCase();
+  const user = await repo.findUserForLogin(db, options.username);
+  // One key per user however they name themselves (user name or email), so the lock cannot be dodged.
+  const userKey = (user?.username ?? options.username).trim().toLowerCase();
   const locks = await repo.findActiveLocks(
     db,
     [
@@ -67,7 +69,6 @@ export const login = async (
   );
   if (locks.length > 0) return failure('locked', MSG_LOGIN_LOCKED);
 
-  const user = await repo.findUserForLogin(db, options.username);
   const passwordOk = user
     ? await verifyPassword(user.passwordHash, options.password)
     : await burnPasswordCheck(options.password).then(() => false);
@@ -152,7 +153,8 @@ export const liftLockout = async (options: {
 }) => {
   await requireRight(options.db, options.actor, 'cloud.admin');
   const key = options.kind === 'user' ? options.key.trim().toLowerCase() : options.key;
-  const removed = await repo.clearFailures(options.db, options.kind, key);
+  // Only a lock in force can be lifted; failures below the limit are not a lock.
+  const removed = await repo.clearActiveLock(options.db, options.kind, key, new Date());
   if (removed === 0) throw notFound('Lock-out');
   await options.publish(CHANNELS.loginLockouts, [`${options.kind}:${key}`]);
 };

@@ -30,9 +30,11 @@ const newRecoveryCode = () => {
 };
 
 const isTotp = async (secret: string, code: string) => {
-  if (!/^\d{6}$/.test(code)) return false;
+  // Authenticator apps show "123 456"; people type it so.
+  const token = code.replace(/\s/g, '');
+  if (!/^\d{6}$/.test(token)) return false;
   try {
-    const outcome = await verify({ secret, token: code, epochTolerance: EPOCH_TOLERANCE_SECONDS });
+    const outcome = await verify({ secret, token, epochTolerance: EPOCH_TOLERANCE_SECONDS });
     return outcome.valid;
   } catch {
     return false;

@@ -4,7 +4,7 @@ import {
   type PasswordRuleName,
   type PasswordRules,
 } from '@media/contract';
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { users } from '../users/tables.ts';
 import { passwordRules, passwordTokens } from './tables.ts';
@@ -62,6 +62,7 @@ export const findUserForPassword = async (db: DbOrTx, userId: number) => {
 
 export const findUserByLogin = async (db: DbOrTx, login: string) => {
   const name = login.trim().toLowerCase();
+  if (name === '') return undefined;
   const [row] = await db
     .select({
       id: users.id,
@@ -71,7 +72,13 @@ export const findUserByLogin = async (db: DbOrTx, login: string) => {
       disabled: users.disabled,
     })
     .from(users)
-    .where(or(eq(sql`lower(${users.username})`, name), eq(sql`lower(${users.email})`, name)))
+    .where(
+      or(
+        eq(sql`lower(${users.username})`, name),
+        and(ne(users.email, ''), eq(sql`lower(${users.email})`, name)),
+      ),
+    )
+    .orderBy(sql`lower(${users.username}) = ${name} desc`)
     .limit(1);
   return row;
 };
@@ -104,3 +111,10 @@ export const consumeToken = async (db: DbOrTx, tokenHash: string, userId: number
     .returning({ userId: passwordTokens.userId });
   return row;
 };
+
+/** Spends every unused token of a user, so that no older link still works once the password changed. */
+export const spendAllTokens = (db: DbOrTx, userId: number) =>
+  db
+    .update(passwordTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(passwordTokens.userId, userId), isNull(passwordTokens.usedAt)));

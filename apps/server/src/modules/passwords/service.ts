@@ -69,6 +69,7 @@ export const setPassword = async (options: {
     const keep = options.actor.sessionIdHash;
     await db.transaction(async (tx) => {
       await repo.updatePasswordHash(tx, userId, passwordHash, false);
+      await repo.spendAllTokens(tx, userId);
       await options.sessions.endOthers(tx, userId, keep);
     });
     return { message: MSG_PASSWORD_UPDATED };
@@ -81,6 +82,7 @@ export const setPassword = async (options: {
     const token = await repo.consumeToken(tx, sha256(request.resetToken), userId, request.resetType);
     if (!token) throw badRequest(MSG_RESET_TOKEN_INVALID, { resetToken: MSG_RESET_TOKEN_INVALID });
     await repo.updatePasswordHash(tx, userId, passwordHash, true);
+    await repo.spendAllTokens(tx, userId);
     await options.sessions.endOthers(tx, userId);
   });
   return { message: MSG_PASSWORD_CHANGED_AS_REQUESTED };

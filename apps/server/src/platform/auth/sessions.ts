@@ -62,7 +62,9 @@ export class SessionStore {
       await this.db.delete(sessions).where(eq(sessions.idHash, idHash));
       return { ok: false };
     }
-    if (now - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+    // A short idle limit needs more frequent writes, or a session in use would expire between them.
+    const touchEvery = Math.min(TOUCH_INTERVAL_MS, (this.config.sessionIdleMinutes * 60_000) / 4);
+    if (now - row.lastSeenAt.getTime() > touchEvery) {
       await this.db
         .update(sessions)
         .set({ lastSeenAt: new Date(now) })
