@@ -78,7 +78,10 @@ describe(`sign-in (${testDriver()})`, () => {
   it('signs in by email address, in any case', async () => {
     const user = await makeUser(t.ctx.db);
     const client = t.client();
-    const response = await login(client, { username: user.email.toUpperCase(), password: user.password as string });
+    const response = await login(client, {
+      username: user.email.toUpperCase(),
+      password: user.password as string,
+    });
     expect(response.body.results.status).toBe('valid');
     expect((await client.get<MeBody>('/api/me')).body.results.username).toBe(user.username);
   });
@@ -203,9 +206,9 @@ describe(`sign-in (${testDriver()})`, () => {
     const editor = await makeUser(t.ctx.db);
     await grantAccountAccess(t.ctx.db, editor.id, account.id, 'Editor');
 
-    const managerMe = await (await t.client().signIn(manager.username, manager.password as string)).get<MeBody>(
-      '/api/me',
-    );
+    const managerMe = await (
+      await t.client().signIn(manager.username, manager.password as string)
+    ).get<MeBody>('/api/me');
     expect(managerMe.body.results.rights.admin).toEqual([]);
     expect(managerMe.body.results.rights.accountManager).toContain(account.id);
     expect(managerMe.body.results.rights.accounts).toContain(account.id);
@@ -320,7 +323,9 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
   const failUntilLocked = async (username: string, addresses: () => string = freshAddress) => {
     const statuses: string[] = [];
     for (let i = 0; i < LOGIN_MAX_FAILURES_PER_USER; i++) {
-      statuses.push((await login(t.client(), { username, password: 'Wrong-Passw0rd' }, addresses())).body.results.status);
+      statuses.push(
+        (await login(t.client(), { username, password: 'Wrong-Passw0rd' }, addresses())).body.results.status,
+      );
     }
     return statuses;
   };
@@ -360,7 +365,10 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
     for (let i = 0; i < LOGIN_MAX_FAILURES_PER_USER - 1; i++) {
       await login(t.client(), { username: user.username, password: 'Wrong-Passw0rd' });
     }
-    expect((await login(t.client(), { username: user.username, password: user.password as string })).body.results.status).toBe('valid');
+    expect(
+      (await login(t.client(), { username: user.username, password: user.password as string })).body.results
+        .status,
+    ).toBe('valid');
     const after = await login(t.client(), { username: user.username, password: 'Wrong-Passw0rd' });
     expect(after.body.results.status).toBe('invalid');
   });
@@ -375,7 +383,11 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
     expect(statuses.slice(0, -1).every((s) => s === 'invalid')).toBe(true);
     expect(statuses.at(-1)).toBe('locked');
     const user = await makeUser(t.ctx.db);
-    const fromThere = await login(t.client(), { username: user.username, password: user.password as string }, address);
+    const fromThere = await login(
+      t.client(),
+      { username: user.username, password: user.password as string },
+      address,
+    );
     expect(fromThere.body.results).toEqual({ status: 'locked', error: MSG_LOGIN_LOCKED });
     const elsewhere = await login(t.client(), { username: user.username, password: user.password as string });
     expect(elsewhere.body.results.status).toBe('valid');
@@ -388,7 +400,11 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
     const list = await admin.get<LockoutsBody & { channel: string }>('/api/loginLockouts?limit=100');
     expect(list.status).toBe(200);
     expect(list.body.results).toContainEqual(
-      expect.objectContaining({ kind: 'user', key: user.username.toLowerCase(), failures: LOGIN_MAX_FAILURES_PER_USER }),
+      expect.objectContaining({
+        kind: 'user',
+        key: user.username.toLowerCase(),
+        failures: LOGIN_MAX_FAILURES_PER_USER,
+      }),
     );
     const lifted = await admin.post<{ results: { ok: boolean } }>('/api/loginLockouts/lift', {
       kind: 'user',
@@ -399,7 +415,10 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
     expect(after.body.results.map((r) => r.key)).not.toContain(user.username.toLowerCase());
     const signIn = await login(t.client(), { username: user.username, password: user.password as string });
     expect(signIn.body.results.status).toBe('valid');
-    const again = await admin.post<ErrorBody>('/api/loginLockouts/lift', { kind: 'user', key: user.username });
+    const again = await admin.post<ErrorBody>('/api/loginLockouts/lift', {
+      kind: 'user',
+      key: user.username,
+    });
     expect(again.status).toBe(404);
   });
 
@@ -420,24 +439,41 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
     const locked = await makeUser(t.ctx.db);
     await failUntilLocked(locked.username);
     const admin = await t.admin();
-    for (const bad of [{ kind: 'planet', key: 'x' }, { kind: 'user' }, { kind: 'user', key: '' }, { kind: 'user', key: 'x', extra: 1 }]) {
+    for (const bad of [
+      { kind: 'planet', key: 'x' },
+      { kind: 'user' },
+      { kind: 'user', key: '' },
+      { kind: 'user', key: 'x', extra: 1 },
+    ]) {
       const response = await admin.post<ErrorBody>('/api/loginLockouts/lift', bad);
       expect(response.status, JSON.stringify(bad)).toBe(400);
       expect(response.body.error.code).toBe('validation');
     }
-    expect((await t.client().post<ErrorBody>('/api/loginLockouts/lift', { kind: 'user', key: locked.username })).status).toBe(401);
+    expect(
+      (await t.client().post<ErrorBody>('/api/loginLockouts/lift', { kind: 'user', key: locked.username }))
+        .status,
+    ).toBe(401);
     expect((await t.client().get('/api/loginLockouts')).status).toBe(401);
 
     const plain = await makeUser(t.ctx.db);
     const plainClient = await t.client().signIn(plain.username, plain.password as string);
-    const forbidden = await plainClient.post<ErrorBody>('/api/loginLockouts/lift', { kind: 'user', key: locked.username });
+    const forbidden = await plainClient.post<ErrorBody>('/api/loginLockouts/lift', {
+      kind: 'user',
+      key: locked.username,
+    });
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.error.code).toBe('forbidden');
     expect((await plainClient.get('/api/loginLockouts')).status).toBe(403);
     // Still locked after the refused calls.
-    expect((await login(t.client(), { username: locked.username, password: locked.password as string })).body.results.status).toBe('locked');
+    expect(
+      (await login(t.client(), { username: locked.username, password: locked.password as string })).body
+        .results.status,
+    ).toBe('locked');
 
-    const unknown = await admin.post<ErrorBody>('/api/loginLockouts/lift', { kind: 'user', key: 'never-locked-at-all' });
+    const unknown = await admin.post<ErrorBody>('/api/loginLockouts/lift', {
+      kind: 'user',
+      key: 'never-locked-at-all',
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('not_found');
   });
@@ -446,6 +482,8 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
     const user = await makeUser(t.ctx.db);
     await login(t.client(), { username: user.username, password: 'Wrong-Passw0rd' });
     const admin = await t.admin();
-    expect((await admin.post('/api/loginLockouts/lift', { kind: 'user', key: user.username })).status).toBe(404);
+    expect((await admin.post('/api/loginLockouts/lift', { kind: 'user', key: user.username })).status).toBe(
+      404,
+    );
   });
 });
