@@ -3,17 +3,22 @@ import { z } from 'zod';
 export const RESET_TYPES = ['just_reset', 'registration'] as const;
 export type ResetType = (typeof RESET_TYPES)[number];
 
-export const setPasswordRequestSchema = z.union([
-  z.strictObject({
-    currentPassword: z.string().min(1).max(1000),
-    newPassword: z.string().max(1000),
-  }),
-  z.strictObject({
-    resetToken: z.string().min(1).max(200),
-    resetType: z.enum(RESET_TYPES),
-    newPassword: z.string().max(1000),
-  }),
-]);
+export const MSG_SET_PASSWORD_BODY = `Send {currentPassword, newPassword} or {resetToken, resetType, newPassword}, with resetType one of ${RESET_TYPES.join(', ')}`;
+
+export const setPasswordRequestSchema = z.union(
+  [
+    z.strictObject({
+      currentPassword: z.string().min(1).max(1000),
+      newPassword: z.string().max(1000),
+    }),
+    z.strictObject({
+      resetToken: z.string().min(1).max(200),
+      resetType: z.enum(RESET_TYPES),
+      newPassword: z.string().max(1000),
+    }),
+  ],
+  { error: MSG_SET_PASSWORD_BODY },
+);
 export type SetPasswordRequest = z.infer<typeof setPasswordRequestSchema>;
 
 export const passwordResetRequestSchema = z.strictObject({
