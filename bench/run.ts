@@ -1,5 +1,6 @@
 import { runApiReadBenchmark } from './api-read.ts';
 import { BenchmarkFailure } from './failure.ts';
+import { runListsBenchmark } from './lists.ts';
 import { runLongPollBenchmark } from './longpoll.ts';
 import { runWebSizeBenchmark } from './web-size.ts';
 
@@ -13,6 +14,11 @@ const benchmarks: Benchmark[] = [
     run: runApiReadBenchmark,
   },
   { name: 'longpoll', title: 'Live updates: one change to 2,000 long-pollers', run: runLongPollBenchmark },
+  {
+    name: 'lists',
+    title: 'Lists: accounts, user search and userAccess on 10k accounts and 50k users',
+    run: runListsBenchmark,
+  },
 ];
 
 // `npm run bench` runs them all; `npm run bench -- api-read longpoll` runs the ones named.

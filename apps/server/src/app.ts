@@ -11,11 +11,17 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { registerRoleRoutes } from './modules/access/routes.ts';
+import { registerAccountRoutes } from './modules/accounts/routes.ts';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerEventRoutes } from './modules/events/routes.ts';
+import { registerInviteRoutes } from './modules/invites/routes.ts';
+import { registerManagerRoutes } from './modules/managers/routes.ts';
 import { registerMfaRoutes } from './modules/mfa/routes.ts';
 import { registerNotificationRoutes } from './modules/notifications/routes.ts';
+import { registerOrganisationRoutes } from './modules/organisation/routes.ts';
 import { registerPasswordRoutes } from './modules/passwords/routes.ts';
+import { registerSessionRoutes } from './modules/sessions/routes.ts';
+import { registerUserRoutes } from './modules/users/routes.ts';
 import type { Actor } from './platform/auth/actor.ts';
 import { SESSION_COOKIE, SessionStore } from './platform/auth/sessions.ts';
 import type { AppContext } from './platform/context.ts';
@@ -113,7 +119,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
           sessionIdHash: session.idHash,
           sessionPublicId: session.publicId,
           rights: () => {
-            rights ??= loadRights(ctx.db, session.userId);
+            rights ??= loadRights(ctx.db, session.userId, session.acting);
             return rights;
           },
         };
@@ -158,6 +164,12 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerRoleRoutes(api, ctx, services);
       registerEventRoutes(api, ctx, services);
       registerNotificationRoutes(api, ctx, services);
+      registerOrganisationRoutes(api, ctx, services);
+      registerAccountRoutes(api, ctx, services);
+      registerUserRoutes(api, ctx, services);
+      registerInviteRoutes(api, ctx, services);
+      registerSessionRoutes(api, ctx, services);
+      registerManagerRoutes(api, ctx, services);
     },
     { prefix: '/api' },
   );

@@ -1,14 +1,23 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
+import { generate } from 'otplib';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/platform/config.ts';
 import type { AppContext } from '../src/platform/context.ts';
 import { createContext } from '../src/platform/start.ts';
+import {
+  grantAccountAccess,
+  grantManagerOf,
+  makeAccount,
+  makeReseller,
+  makeSite,
+  makeSiteGroup,
+  makeUser,
+} from '../src/seed/factories.ts';
+import { createScratchPostgresDatabase } from './scratch-postgres.ts';
 
 export const ADMIN_TEST_PASSWORD = 'Adm1n-Secret!';
 
@@ -16,25 +25,8 @@ export const ADMIN_TEST_PASSWORD = 'Adm1n-Secret!';
 export const testDriver = (): 'pglite' | 'postgres' =>
   process.env.TEST_DB === 'postgres' && process.env.DATABASE_URL ? 'postgres' : 'pglite';
 
-const createFreshPostgresDatabase = async () => {
-  const base = process.env.DATABASE_URL as string;
-  const name = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-};
+const createFreshPostgresDatabase = () =>
+  createScratchPostgresDatabase(process.env.DATABASE_URL as string, 'test');
 
 export type TestResponse<T = unknown> = {
   status: number;
@@ -201,4 +193,61 @@ export const readMails = (config: Config) => {
     .filter((f) => f.endsWith('.eml'))
     .sort()
     .map((f) => fs.readFileSync(path.join(folder, f), 'utf8'));
+};
+
+/**
+ * A small organisation for route tests: one reseller → site group → site with two accounts, a second
+ * site elsewhere, and a signed-in client for each level of rights.
+ */
+export const makeWorld = async (t: TestApp) => {
+  const { db } = t.ctx;
+  const reseller = await makeReseller(db);
+  const siteGroup = await makeSiteGroup(db, { resellerId: reseller.id });
+  const site = await makeSite(db, { siteGroupId: siteGroup.id });
+  const account = await makeAccount(db, {
+    siteId: site.id,
+    contactName: 'Ann Contact',
+    contactEmail: 'ann@example.com',
+  });
+  const siblingAccount = await makeAccount(db, { siteId: site.id });
+  const otherSite = await makeSite(db);
+  const otherAccount = await makeAccount(db, { siteId: otherSite.id });
+  const signedIn = async (grant: (userId: number) => Promise<void>) => {
+    const user = await makeUser(db);
+    await grant(user.id);
+    return { user, client: await t.client().signIn(user.username, user.password as string) };
+  };
+  const levels = {
+    admin: { user: undefined, client: await t.admin() },
+    resellerManager: await signedIn((id) => grantManagerOf(db, id, 'reseller', reseller.id)),
+    siteGroupManager: await signedIn((id) => grantManagerOf(db, id, 'sitegroup', siteGroup.id)),
+    siteManager: await signedIn((id) => grantManagerOf(db, id, 'site', site.id)),
+    accountManager: await signedIn((id) => grantAccountAccess(db, id, account.id, 'Account Manager')),
+    editor: await signedIn((id) => grantAccountAccess(db, id, account.id, 'Editor')),
+    outsider: await signedIn(async () => {}),
+  };
+  return { reseller, siteGroup, site, account, siblingAccount, otherSite, otherAccount, ...levels };
+};
+export type World = Awaited<ReturnType<typeof makeWorld>>;
+
+/** The mails as plain text: quoted-printable soft line breaks joined and '=3D' read as '='. */
+export const readMailTexts = (config: Config) =>
+  readMails(config).map((mail) => mail.replace(/=\r?\n/g, '').replace(/=3D/g, '='));
+
+const TOTP_PERIOD_SECONDS = 30;
+const lastTotpStep = new Map<string, number>();
+
+/**
+ * A TOTP code the server has not seen yet: the server accepts each time step once (no replay) and
+ * allows one step of clock drift, so a second code in the same 30 s comes from the next step, and a
+ * third waits for the clock.
+ */
+export const freshTotp = async (secret: string) => {
+  const currentStep = () => Math.floor(Date.now() / 1000 / TOTP_PERIOD_SECONDS);
+  const last = lastTotpStep.get(secret);
+  let step = last === undefined ? currentStep() : Math.max(currentStep(), last + 1);
+  while (step > currentStep() + 1) await new Promise((resolve) => setTimeout(resolve, 250));
+  step = Math.max(step, currentStep());
+  lastTotpStep.set(secret, step);
+  return generate({ secret, epoch: step * TOTP_PERIOD_SECONDS });
 };

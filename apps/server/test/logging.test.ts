@@ -1,4 +1,3 @@
-import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPasswordToken } from '../src/modules/passwords/service.ts';
 import { makeUser } from '../src/seed/factories.ts';
@@ -6,6 +5,7 @@ import {
   ADMIN_TEST_PASSWORD,
   buildTestApp,
   eventually,
+  freshTotp,
   readMails,
   type TestApp,
   testDriver,
@@ -43,7 +43,7 @@ describe(`secrets in the log (${testDriver()})`, () => {
     secrets.mfaSecret = enrolment.body.results.secret;
     const confirmation = await client.post<{ results: { recoveryCodes: string[] } }>(
       `/api/users/${user.id}/mfa/confirm`,
-      { code: await generate({ secret: secrets.mfaSecret }) },
+      { code: await freshTotp(secrets.mfaSecret) },
     );
     secrets.recoveryCode = confirmation.body.results.recoveryCodes[0] as string;
 

@@ -14,7 +14,7 @@ import {
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../src/seed/factories.ts';
-import { buildTestApp, type TestApp, type TestClient, testDriver } from './harness.ts';
+import { buildTestApp, freshTotp, type TestApp, type TestClient, testDriver } from './harness.ts';
 
 type LoginBody = { results: { status: string; error: string } };
 type ErrorBody = { error: { code: string; message: string; fields?: Record<string, string> } };
@@ -56,7 +56,7 @@ describe(`second factor (TOTP) (${testDriver()})`, () => {
     const enrolment = await client.post<Enrolment>(`/api/users/${user.id}/mfa/enrol`);
     const { secret } = enrolment.body.results;
     const confirmation = await client.post<Confirmation>(`/api/users/${user.id}/mfa/confirm`, {
-      code: await generate({ secret }),
+      code: await freshTotp(secret),
     });
     expect(confirmation.status).toBe(200);
     return { user, password, client, secret, recoveryCodes: confirmation.body.results.recoveryCodes };
@@ -94,7 +94,7 @@ describe(`second factor (TOTP) (${testDriver()})`, () => {
     const { user, client } = await signedInUser();
     const { secret } = (await client.post<Enrolment>(`/api/users/${user.id}/mfa/enrol`)).body.results;
     const confirmation = await client.post<Confirmation>(`/api/users/${user.id}/mfa/confirm`, {
-      code: await generate({ secret }),
+      code: await freshTotp(secret),
     });
     expect(confirmation.status).toBe(200);
     const codes = confirmation.body.results.recoveryCodes;
@@ -111,7 +111,7 @@ describe(`second factor (TOTP) (${testDriver()})`, () => {
   it('accepts the code as an authenticator app shows it, with a space in the middle', async () => {
     const { user, client } = await signedInUser();
     const { secret } = (await client.post<Enrolment>(`/api/users/${user.id}/mfa/enrol`)).body.results;
-    const code = await generate({ secret });
+    const code = await freshTotp(secret);
     const confirmation = await client.post(`/api/users/${user.id}/mfa/confirm`, {
       code: `${code.slice(0, 3)} ${code.slice(3)}`,
     });
@@ -128,7 +128,7 @@ describe(`second factor (TOTP) (${testDriver()})`, () => {
     const withCode = await login(client, {
       username: user.username,
       password,
-      mfaCode: await generate({ secret }),
+      mfaCode: await freshTotp(secret),
     });
     expect(withCode.body.results).toEqual({ status: 'valid', error: '' });
     expect((await client.get<{ results: { id: number } }>('/api/me')).body.results.id).toBe(user.id);
@@ -149,7 +149,7 @@ describe(`second factor (TOTP) (${testDriver()})`, () => {
     const wrongPassword = await login(client, {
       username: user.username,
       password: `${password}x`,
-      mfaCode: await generate({ secret }),
+      mfaCode: await freshTotp(secret),
     });
     expect(wrongPassword.body.results.status).toBe('invalid');
     expect(client.cookies.has('sessionid')).toBe(false);
@@ -170,9 +170,27 @@ describe(`second factor (TOTP) (${testDriver()})`, () => {
     const right = await login(t.client(), {
       username: user.username,
       password,
-      mfaCode: await generate({ secret }),
+      mfaCode: await freshTotp(secret),
     });
     expect(right.body.results).toEqual({ status: 'locked', error: MSG_LOGIN_LOCKED });
+  });
+
+  it('accepts each code once: a replayed code, even the one that confirmed enrolment, is refused', async () => {
+    const user = await makeUser(t.ctx.db);
+    const client = await t.client().signIn(user.username, user.password as string);
+    const secret = (await client.post<Enrolment>(`/api/users/${user.id}/mfa/enrol`)).body.results.secret;
+    const confirming = await generate({ secret });
+    expect((await client.post(`/api/users/${user.id}/mfa/confirm`, { code: confirming })).status).toBe(200);
+    const password = user.password as string;
+    const replayed = await login(t.client(), { username: user.username, password, mfaCode: confirming });
+    expect(replayed.body.results).toEqual({ status: 'invalidmfa', error: MSG_LOGIN_MFA_INVALID });
+    const next = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+    expect(
+      (await login(t.client(), { username: user.username, password, mfaCode: next })).body.results.status,
+    ).toBe('valid');
+    expect(
+      (await login(t.client(), { username: user.username, password, mfaCode: next })).body.results.status,
+    ).toBe('invalidmfa');
   });
 
   it('signs in with a recovery code once, and not twice', async () => {
@@ -215,7 +233,7 @@ describe(`second factor (TOTP) (${testDriver()})`, () => {
     expect((await client.get<Status>(`/api/users/${user.id}/mfa`)).body.results.enabled).toBe(true);
 
     const disabled = await client.post<{ results: { ok: boolean } }>(`/api/users/${user.id}/mfa/disable`, {
-      code: await generate({ secret }),
+      code: await freshTotp(secret),
     });
     expect(disabled.status).toBe(200);
     expect((await client.get<Status>(`/api/users/${user.id}/mfa`)).body.results).toEqual({
@@ -226,8 +244,9 @@ describe(`second factor (TOTP) (${testDriver()})`, () => {
     expect((await login(t.client(), { username: user.username, password })).body.results.status).toBe(
       'valid',
     );
+    // Turned off, there is nothing to check a code against.
     const again = await client.post<ErrorBody>(`/api/users/${user.id}/mfa/disable`, {
-      code: await generate({ secret }),
+      code: await wrongCode(secret),
     });
     expect(again.status).toBe(400);
     expect(again.body.error.message).toBe(MSG_MFA_NOT_ENABLED);
@@ -288,7 +307,7 @@ describe(`second factor (TOTP) (${testDriver()})`, () => {
       recoveryCodesLeft: 0,
     });
     expect(
-      (await client.post(`/api/users/${user.id}/mfa/confirm`, { code: await generate({ secret }) })).status,
+      (await client.post(`/api/users/${user.id}/mfa/confirm`, { code: await freshTotp(secret) })).status,
     ).toBe(200);
 
     const twice = await client.post<ErrorBody>(`/api/users/${user.id}/mfa/enrol`);

@@ -1,6 +1,8 @@
 import {
   DEFAULT_PASSWORD_RULES,
+  LOGIN_MAX_FAILURES_PER_USER,
   MSG_CURRENT_PASSWORD_WRONG,
+  MSG_LOGIN_LOCKED,
   MSG_PASSWORD_UPDATED,
   PASSWORD_RULE_NAMES,
 } from '@media/contract';
@@ -162,6 +164,26 @@ describe(`set password with the current password (${testDriver()})`, () => {
     expect((await elsewhere.get('/api/me')).status).toBe(200);
     expect(await loginStatus(t, user.username, NEW_PASSWORD)).toBe('invalid');
     expect(await loginStatus(t, user.username, user.password as string)).toBe('valid');
+  });
+
+  it('counts wrong current passwords toward the sign-in lock-out, which then refuses even the right one', async () => {
+    const user = await makeUser(t.ctx.db);
+    const client = await t.client().signIn(user.username, user.password as string);
+    const statuses: string[] = [];
+    for (let attempt = 0; attempt < LOGIN_MAX_FAILURES_PER_USER; attempt++) {
+      const response = await setPassword(client, user.id, {
+        currentPassword: `Wrong-${attempt}`,
+        newPassword: NEW_PASSWORD,
+      });
+      statuses.push(response.body.error.code);
+    }
+    expect(statuses.at(-1)).toBe('locked');
+    const right = await setPassword(client, user.id, {
+      currentPassword: user.password as string,
+      newPassword: NEW_PASSWORD,
+    });
+    expect(right.body.error.message).toBe(MSG_LOGIN_LOCKED);
+    expect(await loginStatus(t, user.username, user.password as string)).toBe('locked');
   });
 
   it('enforces every enabled rule on the server: 400 with fields.newPassword, and the old password still works', async () => {

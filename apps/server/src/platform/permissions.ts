@@ -6,7 +6,7 @@ import {
   type Right,
   type RightsSnapshot,
 } from '@media/contract';
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { eq, inArray, or } from 'drizzle-orm';
 import { accountAccess, managerGrants, roles } from '../modules/access/tables.ts';
 import { accounts, resellers, siteGroups, sites } from '../modules/organisation/tables.ts';
 import { users } from '../modules/users/tables.ts';
@@ -14,8 +14,15 @@ import type { Actor } from './auth/actor.ts';
 import type { DbOrTx } from './db/client.ts';
 import { forbidden, notFound } from './errors.ts';
 
-/** The one answer to "may this user do this on this entity", used by every service. */
-export const loadRights = async (db: DbOrTx, userId: number): Promise<RightsSnapshot> => {
+/**
+ * The one answer to "may this user do this on this entity", used by every service. A session acting as
+ * a non-manager role of an account (the edit-role dropdown) loses its manager rights there.
+ */
+export const loadRights = async (
+  db: DbOrTx,
+  userId: number,
+  acting: { accountId: number; roleId: number } | null = null,
+): Promise<RightsSnapshot> => {
   const rights = emptyRights(userId);
   const grants = await db
     .select({ scope: managerGrants.scope, scopeId: managerGrants.scopeId })
@@ -29,13 +36,21 @@ export const loadRights = async (db: DbOrTx, userId: number): Promise<RightsSnap
     .from(accountAccess)
     .innerJoin(roles, eq(roles.id, accountAccess.roleId))
     .where(eq(accountAccess.userId, userId));
+  const accountManager = new Set(access.filter((a) => a.isManager).map((a) => a.accountId));
+  if (acting) {
+    const [role] = await db
+      .select({ isManager: roles.isManager })
+      .from(roles)
+      .where(eq(roles.id, acting.roleId));
+    if (!role?.isManager) accountManager.delete(acting.accountId);
+  }
   return {
     ...rights,
     admin,
     resellers: ids('reseller'),
     siteGroups: ids('sitegroup'),
     sites: ids('site'),
-    accountManager: new Set(access.filter((a) => a.isManager).map((a) => a.accountId)),
+    accountManager,
     accounts: new Set(access.map((a) => a.accountId)),
   };
 };
@@ -133,30 +148,17 @@ export const requireUserManagement = async (db: DbOrTx, actor: Actor, userId: nu
   if (!places.some((place) => hasRight(rights, 'site.manage', place))) throw forbidden();
 };
 
-/** Accounts, sites, site groups and resellers an actor can see at all; for filtering lists. */
+/** Sites an actor can see at all (manages, or has an account in); for filtering lists. */
 export const visibleSiteIds = async (db: DbOrTx, rights: RightsSnapshot): Promise<number[] | 'all'> => {
-  if (rights.admin) return 'all';
-  const rows = await db
-    .select({ id: sites.id })
-    .from(sites)
-    .innerJoin(siteGroups, eq(siteGroups.id, sites.siteGroupId))
-    .where(
-      or(
-        inArray(sites.id, [...rights.sites, -1]),
-        inArray(sites.siteGroupId, [...rights.siteGroups, -1]),
-        inArray(siteGroups.resellerId, [...rights.resellers, -1]),
-        and(
-          inArray(
-            sites.id,
-            db
-              .select({ id: accounts.siteId })
-              .from(accounts)
-              .where(inArray(accounts.id, [...rights.accounts, -1])),
-          ),
-        ),
-      ),
-    );
-  return rows.map((r) => r.id);
+  const managed = await managedSiteIds(db, rights);
+  if (managed === 'all') return 'all';
+  const ofAccounts = rights.accounts.size
+    ? await db
+        .selectDistinct({ id: accounts.siteId })
+        .from(accounts)
+        .where(inArray(accounts.id, [...rights.accounts]))
+    : [];
+  return [...new Set([...managed, ...ofAccounts.map((row) => row.id)])];
 };
 
 /** Whether the actor may receive a live-update channel (contract's channelScope names its owner). */
@@ -179,4 +181,22 @@ export const canReadChannel = async (db: DbOrTx, actor: Actor, channel: string) 
     case 'unknown':
       return false;
   }
+};
+
+/** Sites the actor manages (as site, site group or reseller manager); 'all' for administrators. */
+export const managedSiteIds = async (db: DbOrTx, rights: RightsSnapshot): Promise<number[] | 'all'> => {
+  if (rights.admin) return 'all';
+  if (!rights.sites.size && !rights.siteGroups.size && !rights.resellers.size) return [];
+  const rows = await db
+    .select({ id: sites.id })
+    .from(sites)
+    .innerJoin(siteGroups, eq(siteGroups.id, sites.siteGroupId))
+    .where(
+      or(
+        inArray(sites.id, [...rights.sites, -1]),
+        inArray(sites.siteGroupId, [...rights.siteGroups, -1]),
+        inArray(siteGroups.resellerId, [...rights.resellers, -1]),
+      ),
+    );
+  return rows.map((row) => row.id);
 };

@@ -1,8 +1,13 @@
-import { ROLE_ACCOUNT_MANAGER, ROLE_EDITOR, ROLE_LOGGER, ROLE_VIEWER } from '@media/contract';
-import { count } from 'drizzle-orm';
-import { resellers } from '../modules/organisation/tables.ts';
+import { INVITE_DAYS, ROLE_ACCOUNT_MANAGER, ROLE_EDITOR, ROLE_LOGGER, ROLE_VIEWER } from '@media/contract';
+import { count, like } from 'drizzle-orm';
+import { invites } from '../modules/access/tables.ts';
+import { sessions } from '../modules/auth/tables.ts';
+import { resellers, workflows } from '../modules/organisation/tables.ts';
+import { users } from '../modules/users/tables.ts';
+import { randomToken, sha256 } from '../platform/crypto.ts';
 import type { Db } from '../platform/db/client.ts';
 import {
+  findRoleByName,
   grantAccountAccess,
   grantManagerOf,
   makeAccount,
@@ -41,12 +46,40 @@ export const seedDemo = async (db: Db, password: string): Promise<DemoLogin[] | 
     const siteGroup = await makeSiteGroup(tx, { name: 'Northwind Europe', resellerId: reseller.id });
     const london = await makeSite(tx, { name: 'London', siteGroupId: siteGroup.id });
     const berlin = await makeSite(tx, { name: 'Berlin', siteGroupId: siteGroup.id });
+    const contact = (productionName: string, contactName: string, limit: number | null) => ({
+      productionName,
+      department: 'Production',
+      contactName,
+      contactEmail: `${contactName.split(' ')[0]?.toLowerCase()}@demo.example`,
+      contactCompany: 'Northwind Media',
+      contactPhone: '+44 20 7946 0000',
+      welcomeMessage: `Welcome to ${productionName}.`,
+      concurrentUserLimit: limit,
+    });
     const accounts = [
-      await makeAccount(tx, { name: 'evening-news', siteId: london.id }),
-      await makeAccount(tx, { name: 'sports-desk', siteId: london.id }),
-      await makeAccount(tx, { name: 'documentaries', siteId: berlin.id }),
-      await makeAccount(tx, { name: 'archive', siteId: berlin.id }),
+      await makeAccount(tx, {
+        name: 'evening-news',
+        siteId: london.id,
+        ...contact('Evening News', 'Erin Ellis', 10),
+      }),
+      await makeAccount(tx, {
+        name: 'sports-desk',
+        siteId: london.id,
+        ...contact('Sports Desk', 'Sam Stone', null),
+      }),
+      await makeAccount(tx, {
+        name: 'documentaries',
+        siteId: berlin.id,
+        maxVideo: '1920x1080',
+        ...contact('Documentaries', 'Dora Diaz', 5),
+      }),
+      await makeAccount(tx, { name: 'archive', siteId: berlin.id, ...contact('Archive', 'Arno Alt', null) }),
     ];
+    for (const account of accounts)
+      await tx.insert(workflows).values([
+        { accountId: account.id, name: 'Proxy only' },
+        { accountId: account.id, name: 'Proxy and archive' },
+      ]);
 
     const resellerManager = await person(
       'reseller.manager',
@@ -80,5 +113,41 @@ export const seedDemo = async (db: Db, password: string): Promise<DemoLogin[] | 
       }
     }
     await person('no.rights', 'Nora Nobody', 'signed-in user with no rights');
+
+    // Open invitations and signed-in sessions (from elsewhere) so those lists have something to show.
+    const editorRole = await findRoleByName(tx, ROLE_EDITOR);
+    const viewerRole = await findRoleByName(tx, ROLE_VIEWER);
+    for (const [index, account] of accounts.entries()) {
+      await tx.insert(invites).values([
+        {
+          accountId: account.id,
+          email: `guest${index + 1}@demo.example`,
+          roleId: editorRole.id,
+          tokenHash: sha256(randomToken(32)),
+          expiresAt: new Date(Date.now() + INVITE_DAYS * 86_400_000),
+        },
+        {
+          accountId: account.id,
+          email: `freelancer${index + 1}@demo.example`,
+          roleId: viewerRole.id,
+          tokenHash: sha256(randomToken(32)),
+          expiresAt: new Date(Date.now() + INVITE_DAYS * 86_400_000),
+        },
+      ]);
+    }
+    const demoUsers = await tx
+      .select({ id: users.id, username: users.username })
+      .from(users)
+      .where(like(users.email, '%@demo.example'));
+    for (const [index, user] of demoUsers.filter((u) => /\.(editor|logger)$/.test(u.username)).entries()) {
+      await tx.insert(sessions).values({
+        idHash: sha256(randomToken(32)),
+        publicId: randomToken(12),
+        userId: user.id,
+        ip: `192.0.2.${10 + index}`,
+        userAgent: 'Demo browser',
+        expiresAt: new Date(Date.now() + 7 * 86_400_000),
+      });
+    }
     return logins;
   });

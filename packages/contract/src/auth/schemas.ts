@@ -32,6 +32,11 @@ export const meSchema = z.object({
   email: z.string(),
   emailverified: z.boolean(),
   mfaEnabled: z.boolean(),
+  editor: z.object({
+    maxVideo: z
+      .string()
+      .describe("The largest editor.maxVideo among the user's accounts (spec1 §5), at least 640x360"),
+  }),
   rights: z.object({
     admin: z.array(z.number().int()).describe('Non-empty when the user is an administrator'),
     resellers: z.array(z.number().int()).describe('Resellers the user manages'),

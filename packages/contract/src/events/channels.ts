@@ -7,4 +7,24 @@ export const CHANNELS = {
   loginLockouts: 'cloud/loginLockouts',
   passwordRules: 'cloud/passwordRules',
   userNotifications: (userId: number) => `users/${userId}/notifications`,
+  resellers: 'cloud/resellers',
+  siteGroups: 'cloud/siteGroups',
+  sites: 'cloud/sites',
+  accounts: 'cloud/accounts',
+  users: 'cloud/users',
+  account: (accountId: number) => `accounts/${accountId}`,
+  userAccess: (accountId: number) => `accounts/${accountId}/userAccess`,
+  invites: (accountId: number) => `accounts/${accountId}/invites`,
+  sessions: (accountId: number) => `accounts/${accountId}/sessions`,
+  accountWorkflows: (accountId: number) => `accounts/${accountId}/workflows`,
+  siteRoles: (siteId: number) => `sites/${siteId}/roles`,
+  /** Managers of a type; admin managers live on an admin-only cloud channel. */
+  managers: (type: string, scopeId?: number) =>
+    type === 'admin'
+      ? 'cloud/admin/managers'
+      : type === 'account'
+        ? `accounts/${scopeId}/managers`
+        : type === 'site'
+          ? `sites/${scopeId}/managers`
+          : `cloud/${type}/${scopeId}/managers`,
 } as const;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { errorText } from './error-text.ts';
+import { errorText, errorWhile } from './error-text.ts';
 
 describe('error text (spec2 §8)', () => {
   it('reads message (code) from a server error body', () => {
@@ -18,5 +18,14 @@ describe('error text (spec2 §8)', () => {
   });
   it('never answers an empty text', () => {
     fc.assert(fc.property(fc.anything(), (value) => errorText(value).length > 0));
+  });
+});
+
+describe('errorWhile (spec1 §8)', () => {
+  it('names the activity and the error, or unknown, with fetching the data by default', () => {
+    expect(errorWhile({ message: 'Gone', code: 'not_found' }, 'loading managers')).toBe(
+      'An error occurred while loading managers: Gone (not_found)',
+    );
+    expect(errorWhile(undefined)).toBe('An error occurred while fetching the data: unknown');
   });
 });

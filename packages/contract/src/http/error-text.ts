@@ -27,3 +27,15 @@ export const errorText = (error: unknown): string => {
   }
   return MSG_GENERIC_ERROR;
 };
+
+/**
+ * spec1 §8: 'An error occurred while {loading|action} {thing}: {message or unknown}'; the activity
+ * defaults to 'fetching the data'.
+ */
+export const errorWhile = (error: unknown, activity = 'fetching the data') => {
+  const text = error === undefined || error === null ? 'unknown' : errorText(error);
+  return `An error occurred while ${activity}: ${text}`;
+};
+
+/** spec1 §8: a failed user search. */
+export const MSG_USER_SEARCH_FAILED = 'There was an error fetching users';

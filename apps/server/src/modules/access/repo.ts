@@ -1,7 +1,8 @@
 import { DEFAULT_ROLES } from '@media/contract';
-import { asc, count, isNull } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { managerGrants, roles } from './tables.ts';
+import { users } from '../users/tables.ts';
+import { accountAccess, managerGrants, roles } from './tables.ts';
 
 export const findCloudRolesPage = async (db: DbOrTx, offset: number, limit: number) => {
   const rows = await db
@@ -15,10 +16,29 @@ export const findCloudRolesPage = async (db: DbOrTx, offset: number, limit: numb
   return { rows, total: total?.n ?? 0 };
 };
 
+/** Roles offered on a site: the cloud-wide ones and the site's own, by name. */
+export const findSiteRoles = (db: DbOrTx, siteId: number) =>
+  db
+    .select({ id: roles.id, name: roles.name, isManager: roles.isManager, permissions: roles.permissions })
+    .from(roles)
+    .where(or(isNull(roles.siteId), eq(roles.siteId, siteId)))
+    .orderBy(asc(sql`lower(${roles.name})`));
+
+export const findRole = async (db: DbOrTx, id: number) => {
+  const [row] = await db.select().from(roles).where(eq(roles.id, id));
+  return row;
+};
+
 export const insertMissingDefaultRoles = async (db: DbOrTx) => {
   await db
     .insert(roles)
-    .values(DEFAULT_ROLES.map((role) => ({ name: role.name, isManager: role.isManager })))
+    .values(
+      DEFAULT_ROLES.map((role) => ({
+        name: role.name,
+        isManager: role.isManager,
+        permissions: [...role.permissions],
+      })),
+    )
     .onConflictDoNothing();
 };
 
@@ -33,3 +53,68 @@ export const insertManagerGrant = async (
 ) => {
   await db.insert(managerGrants).values(grant).onConflictDoNothing();
 };
+
+export const accountUserColumns = {
+  id: users.id,
+  username: users.username,
+  fullname: users.fullname,
+  email: users.email,
+  roleId: accountAccess.roleId,
+  version: accountAccess.version,
+  skin: accountAccess.skin,
+};
+
+export const findAccountUsersPage = async (db: DbOrTx, accountId: number, offset: number, limit: number) => {
+  const rows = await db
+    .select(accountUserColumns)
+    .from(accountAccess)
+    .innerJoin(users, eq(users.id, accountAccess.userId))
+    .where(eq(accountAccess.accountId, accountId))
+    .orderBy(asc(sql`lower(${users.username})`))
+    .offset(offset)
+    .limit(limit);
+  const [total] = await db
+    .select({ n: count() })
+    .from(accountAccess)
+    .where(eq(accountAccess.accountId, accountId));
+  return { rows, total: total?.n ?? 0 };
+};
+
+export const findAccess = async (db: DbOrTx, accountId: number, userIds: number[]) =>
+  db
+    .select({ userId: accountAccess.userId, roleId: accountAccess.roleId, isManager: roles.isManager })
+    .from(accountAccess)
+    .innerJoin(roles, eq(roles.id, accountAccess.roleId))
+    .where(and(eq(accountAccess.accountId, accountId), inArray(accountAccess.userId, [...userIds, -1])));
+
+export const upsertAccess = (
+  db: DbOrTx,
+  row: { accountId: number; userId: number; roleId: number; version?: string | null; skin?: string | null },
+) =>
+  db
+    .insert(accountAccess)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [accountAccess.accountId, accountAccess.userId],
+      set: {
+        roleId: row.roleId,
+        ...(row.version !== undefined ? { version: row.version } : {}),
+        ...(row.skin !== undefined ? { skin: row.skin } : {}),
+      },
+    });
+
+export const deleteAccess = (db: DbOrTx, accountId: number, userId: number) =>
+  db
+    .delete(accountAccess)
+    .where(and(eq(accountAccess.accountId, accountId), eq(accountAccess.userId, userId)))
+    .returning({ userId: accountAccess.userId });
+
+export const existingUserIds = async (db: DbOrTx, ids: number[]) =>
+  new Set(
+    (
+      await db
+        .select({ id: users.id })
+        .from(users)
+        .where(inArray(users.id, [...ids, -1]))
+    ).map((row) => row.id),
+  );

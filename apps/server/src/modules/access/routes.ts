@@ -1,18 +1,36 @@
-import { CHANNELS, collectionOf, pageQuerySchema, roleSchema } from '@media/contract';
+import {
+  accessPageQuerySchema,
+  accountRoleSchema,
+  accountRolesQuerySchema,
+  accountUserSchema,
+  CHANNELS,
+  collectionOf,
+  idParamSchema,
+  okSchema,
+  PERMISSIONS,
+  pageQuerySchema,
+  resultsOf,
+  roleSchema,
+  userAccessBatchSchema,
+  userAccessParamsSchema,
+  userAccessUpdateSchema,
+} from '@media/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { type AppServices, requireActor } from '../../app.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { collection } from '../../platform/http/envelope.ts';
+import { collection, results } from '../../platform/http/envelope.ts';
 import * as service from './service.ts';
 
 export const registerRoleRoutes = (fastify: FastifyInstance, ctx: AppContext, _services: AppServices) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['access'];
   app.get(
     '/roles',
     {
       schema: {
-        tags: ['access'],
+        tags,
         description: 'The roles offered on every site, sorted by name',
         querystring: pageQuerySchema,
         response: { 200: collectionOf(roleSchema) },
@@ -22,5 +40,122 @@ export const registerRoleRoutes = (fastify: FastifyInstance, ctx: AppContext, _s
       const page = await service.listRoles({ db: ctx.db, actor: requireActor(request), ...request.query });
       return collection(page.rows, page.total, CHANNELS.roles);
     },
+  );
+  app.get(
+    '/account_roles',
+    {
+      schema: {
+        tags,
+        description: "Roles an account of this site can give: the cloud's and the site's own, by name",
+        querystring: accountRolesQuerySchema,
+        response: { 200: collectionOf(accountRoleSchema) },
+      },
+    },
+    async (request) => {
+      const rows = await service.listAccountRoles({
+        ctx,
+        actor: requireActor(request),
+        siteId: request.query.siteId,
+      });
+      return collection(rows, rows.length, CHANNELS.siteRoles(request.query.siteId));
+    },
+  );
+  app.get(
+    '/permissions',
+    {
+      schema: {
+        tags,
+        description: 'Permission names a role can carry',
+        response: { 200: resultsOf(z.array(z.enum(PERMISSIONS))) },
+      },
+    },
+    async (request) => {
+      requireActor(request);
+      return results(service.listPermissions());
+    },
+  );
+
+  app.get(
+    '/accounts/:id/userAccess',
+    {
+      schema: {
+        tags,
+        description: "The account's users with their role (and version and skin), by user name",
+        params: idParamSchema,
+        querystring: accessPageQuerySchema,
+        response: { 200: collectionOf(accountUserSchema) },
+      },
+    },
+    async (request) => {
+      const page = await service.listAccountUsers({
+        ctx,
+        actor: requireActor(request),
+        accountId: request.params.id,
+        ...request.query,
+      });
+      return collection(page.rows, page.total, CHANNELS.userAccess(request.params.id));
+    },
+  );
+  app.post(
+    '/accounts/:id/userAccess',
+    {
+      schema: {
+        tags,
+        description: 'Give or change several users’ access at once (one transaction)',
+        params: idParamSchema,
+        body: userAccessBatchSchema,
+        response: { 200: resultsOf(z.array(accountUserSchema)) },
+      },
+    },
+    async (request) =>
+      results(
+        await service.saveAccess({
+          ctx,
+          actor: requireActor(request),
+          accountId: request.params.id,
+          changes: request.body.data,
+        }),
+      ),
+  );
+  app.post(
+    '/accounts/:id/userAccess/:userId',
+    {
+      schema: {
+        tags,
+        description: "Give or change one user's access",
+        params: userAccessParamsSchema,
+        body: userAccessUpdateSchema,
+        response: { 200: resultsOf(z.array(accountUserSchema)) },
+      },
+    },
+    async (request) =>
+      results(
+        await service.saveAccess({
+          ctx,
+          actor: requireActor(request),
+          accountId: request.params.id,
+          changes: [{ userId: request.params.userId, ...request.body }],
+        }),
+      ),
+  );
+  app.delete(
+    '/accounts/:id/userAccess/:userId',
+    {
+      schema: {
+        tags,
+        description: "Remove a user's access to the account",
+        params: userAccessParamsSchema,
+        response: { 200: okSchema },
+      },
+    },
+    async (request) =>
+      results(
+        await service.removeAccess({
+          ctx,
+          actor: requireActor(request),
+          accountId: request.params.id,
+          userId: request.params.userId,
+        }),
+      ),
   );
 };

@@ -1,5 +1,16 @@
+import {
+  type Ancestry,
+  CHANNELS,
+  hasRight,
+  MSG_MANAGER_ROLE_NOT_SELECTABLE,
+  PERMISSIONS,
+  type RightsSnapshot,
+} from '@media/contract';
 import type { Actor } from '../../platform/auth/actor.ts';
+import type { AppContext } from '../../platform/context.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
+import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { findAncestry, requireRight, visibleSiteIds } from '../../platform/permissions.ts';
 import * as repo from './repo.ts';
 
 export const listRoles = async (options: { db: Db; actor: Actor; offset: number; limit: number }) => {
@@ -19,3 +30,98 @@ export const grantManager = (
     roleId?: number | null;
   },
 ) => repo.insertManagerGrant(db, grant);
+
+export const listPermissions = () => [...PERMISSIONS];
+
+/** Roles of a site, for anyone who can see the site. */
+export const listAccountRoles = async (options: { ctx: AppContext; actor: Actor; siteId: number }) => {
+  const { db } = options.ctx;
+  if (!(await findAncestry(db, { kind: 'site', id: options.siteId }))) throw notFound('Site');
+  const visible = await visibleSiteIds(db, await options.actor.rights());
+  if (visible !== 'all' && !visible.includes(options.siteId)) throw notFound('Site');
+  return repo.findSiteRoles(db, options.siteId);
+};
+
+/** Account managers and above manage an account's users, invites and sessions. */
+export const requireAccountManagement = async (ctx: AppContext, actor: Actor, accountId: number) => {
+  const ancestry = await requireRight(ctx.db, actor, 'account.manage', { kind: 'account', id: accountId });
+  return { ancestry: ancestry as Ancestry & { siteId: number }, rights: await actor.rights() };
+};
+
+/**
+ * A role given on an account must be offered on its site; manager roles only by site managers and above
+ * (spec1 §6: they cannot be selected in the access list).
+ */
+export const checkGrantableRole = async (
+  db: DbOrTx,
+  rights: RightsSnapshot,
+  ancestry: Ancestry & { siteId: number },
+  roleId: number,
+) => {
+  const role = await repo.findRole(db, roleId);
+  if (!role || (role.siteId !== null && role.siteId !== ancestry.siteId))
+    throw badRequest('Role not found', { roleId: 'Role not found' });
+  if (role.isManager && !hasRight(rights, 'site.manage', ancestry))
+    throw forbidden(MSG_MANAGER_ROLE_NOT_SELECTABLE);
+  return role;
+};
+
+export const listAccountUsers = async (options: {
+  ctx: AppContext;
+  actor: Actor;
+  accountId: number;
+  offset: number;
+  limit: number;
+}) => {
+  await requireAccountManagement(options.ctx, options.actor, options.accountId);
+  return repo.findAccountUsersPage(options.ctx.db, options.accountId, options.offset, options.limit);
+};
+
+type AccessChange = { userId: number; roleId: number; version?: string | null; skin?: string | null };
+
+/** Adds or updates users' access in one transaction; nothing changes when one row is refused. */
+export const saveAccess = async (options: {
+  ctx: AppContext;
+  actor: Actor;
+  accountId: number;
+  changes: AccessChange[];
+}) => {
+  const { ctx, actor, accountId, changes } = options;
+  const { ancestry, rights } = await requireAccountManagement(ctx, actor, accountId);
+  if (!rights.admin && changes.some((c) => c.version !== undefined || c.skin !== undefined))
+    throw forbidden('Only administrators may set the version or skin of a user');
+  const userIds = changes.map((c) => c.userId);
+  const known = await repo.existingUserIds(ctx.db, userIds);
+  const unknown = userIds.filter((id) => !known.has(id));
+  if (unknown.length) throw notFound(`User ${unknown.join(', ')}`);
+  for (const roleId of new Set(changes.map((c) => c.roleId)))
+    await checkGrantableRole(ctx.db, rights, ancestry, roleId);
+  // A manager's access is changed only by those who could have given it.
+  const current = await repo.findAccess(ctx.db, accountId, userIds);
+  if (current.some((row) => row.isManager) && !hasRight(rights, 'site.manage', ancestry))
+    throw forbidden(MSG_MANAGER_ROLE_NOT_SELECTABLE);
+  await ctx.db.transaction(async (tx) => {
+    for (const change of changes) await repo.upsertAccess(tx, { accountId, ...change });
+  });
+  await ctx.publish(CHANNELS.userAccess(accountId), userIds);
+  return (await repo.findAccountUsersPage(ctx.db, accountId, 0, 10_000)).rows.filter((row) =>
+    userIds.includes(row.id),
+  );
+};
+
+export const removeAccess = async (options: {
+  ctx: AppContext;
+  actor: Actor;
+  accountId: number;
+  userId: number;
+}) => {
+  const { ctx, actor, accountId, userId } = options;
+  const { ancestry, rights } = await requireAccountManagement(ctx, actor, accountId);
+  const [current] = await repo.findAccess(ctx.db, accountId, [userId]);
+  if (!current) throw notFound('User access');
+  if (current.isManager && !hasRight(rights, 'site.manage', ancestry))
+    throw forbidden(MSG_MANAGER_ROLE_NOT_SELECTABLE);
+  await repo.deleteAccess(ctx.db, accountId, userId);
+  await ctx.publish(CHANNELS.userAccess(accountId), [userId]);
+  return { ok: true as const };
+};

@@ -65,3 +65,24 @@ export const managerGrants = pgTable(
     index().on(t.scope, t.scopeId),
   ],
 );
+
+/** An invitation to an account, sent by mail; the token is stored only as a hash. */
+export const invites = pgTable(
+  'invites',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer()
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    email: text().notNull(),
+    username: text(),
+    roleId: integer()
+      .notNull()
+      .references(() => roles.id),
+    tokenHash: text().notNull().unique(),
+    invitedBy: integer().references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('invites_account_email_idx').on(t.accountId, sql`lower(${t.email})`)],
+);

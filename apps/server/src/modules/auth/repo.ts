@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNotNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { users } from '../users/tables.ts';
 import { loginFailures } from './tables.ts';
@@ -112,3 +112,14 @@ export const findLocksPage = async (
   const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(loginFailures).where(where);
   return { rows, total: count?.total ?? 0 };
 };
+
+/** Forgets failures whose window has passed and that hold no lock still in force. */
+export const pruneStaleFailures = (db: DbOrTx, windowStart: Date, now: Date) =>
+  db
+    .delete(loginFailures)
+    .where(
+      and(
+        lt(loginFailures.firstFailureAt, windowStart),
+        or(isNull(loginFailures.lockedUntil), lte(loginFailures.lockedUntil, now)),
+      ),
+    );

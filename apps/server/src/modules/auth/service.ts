@@ -12,6 +12,7 @@ import {
   MSG_LOGIN_LOCKED,
   MSG_LOGIN_MFA_INVALID,
   MSG_LOGIN_MFA_REQUIRED,
+  maxVideoResolution,
 } from '@media/contract';
 import { eq } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
@@ -21,6 +22,7 @@ import type { Db } from '../../platform/db/client.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { Publish } from '../../platform/live/publish.ts';
 import { requireRight } from '../../platform/permissions.ts';
+import { maxVideoValues } from '../accounts/repo.ts';
 import { verifySecondFactor } from '../mfa/service.ts';
 import { users } from '../users/tables.ts';
 import * as repo from './repo.ts';
@@ -36,6 +38,7 @@ const failure = (status: LoginResult['status'], error: string): LoginOutcome => 
 /** Counts a failure for the user name and the address; locks whichever passed its limit. */
 const countFailure = async (db: Db, publish: Publish, userKey: string, ip: string) => {
   const windowStart = minutesFromNow(-LOGIN_FAILURE_WINDOW_MINUTES);
+  await repo.pruneStaleFailures(db, windowStart, new Date());
   const lockedUntil = minutesFromNow(LOGIN_LOCK_MINUTES);
   const userFailures = await repo.recordFailure(db, 'user', userKey, windowStart);
   const ipFailures = await repo.recordFailure(db, 'ip', ip, windowStart);
@@ -104,9 +107,11 @@ export const me = async (options: { db: Db; actor: Actor }): Promise<Me> => {
   if (!user) throw notFound('User');
   const rights = await actor.rights();
   const { mfaSecret, ...rest } = user;
+  const maxVideos = await maxVideoValues(db, rights.admin ? 'all' : [...rights.accounts]);
   return {
     ...rest,
     mfaEnabled: mfaSecret != null,
+    editor: { maxVideo: maxVideoResolution(maxVideos) },
     rights: {
       // The spec's "admin list": non-empty for administrators.
       admin: rights.admin ? [0] : [],
@@ -158,3 +163,23 @@ export const liftLockout = async (options: {
   if (removed === 0) throw notFound('Lock-out');
   await options.publish(CHANNELS.loginLockouts, [`${options.kind}:${key}`]);
 };
+
+/**
+ * A wrong current password when changing it counts like a failed sign-in, so a stolen session cannot try
+ * passwords without limit; answers whether the user or address is now locked.
+ */
+export const countPasswordFailure = (options: { db: Db; publish: Publish; username: string; ip: string }) =>
+  countFailure(options.db, options.publish, options.username.trim().toLowerCase(), options.ip);
+
+/** Whether sign-in (and password checks) are locked for this user name or address. */
+export const isLockedOut = async (db: Db, username: string, ip: string) =>
+  (
+    await repo.findActiveLocks(
+      db,
+      [
+        { kind: 'user', key: username.trim().toLowerCase() },
+        { kind: 'ip', key: ip },
+      ],
+      new Date(),
+    )
+  ).length > 0;

@@ -19,8 +19,11 @@ export const sessions = pgTable(
     /** Set when ended by someone else; the next call answers 401 with this text. */
     endedAt: timestamp({ withTimezone: true }),
     disconnectMessage: text(),
+    /** The account the session has entered (launched), and the role it acts as there. */
+    accountId: integer(),
+    actingRoleId: integer(),
   },
-  (t) => [index().on(t.userId)],
+  (t) => [index().on(t.userId), index().on(t.accountId)],
 );
 
 /** Failed sign-ins per key ('user:<name>' or 'ip:<address>') within the failure window. */

@@ -1,4 +1,4 @@
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, isNull, lt, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { users } from '../users/tables.ts';
 import { mfaRecoveryCodes } from './tables.ts';
@@ -19,8 +19,34 @@ export const findMfaState = async (db: DbOrTx, userId: number) => {
 export const setPendingSecret = (db: DbOrTx, userId: number, secret: string | null) =>
   db.update(users).set({ mfaPendingSecret: secret }).where(eq(users.id, userId));
 
-export const setSecret = (db: DbOrTx, userId: number, secret: string | null) =>
-  db.update(users).set({ mfaSecret: secret, mfaPendingSecret: null }).where(eq(users.id, userId));
+export const setSecret = (
+  db: DbOrTx,
+  userId: number,
+  secret: string | null,
+  lastTimeStep: number | null = null,
+) =>
+  db
+    .update(users)
+    .set({ mfaSecret: secret, mfaPendingSecret: null, mfaLastTimeStep: lastTimeStep })
+    .where(eq(users.id, userId));
+
+export const findLastTimeStep = async (db: DbOrTx, userId: number) => {
+  const [row] = await db.select({ step: users.mfaLastTimeStep }).from(users).where(eq(users.id, userId));
+  return row?.step ?? null;
+};
+
+/**
+ * Records the time step of an accepted code, only if it is later than the last one: false means another
+ * request used this step (or a later one) first, so the code is a replay.
+ */
+export const advanceLastTimeStep = async (db: DbOrTx, userId: number, step: number) =>
+  (
+    await db
+      .update(users)
+      .set({ mfaLastTimeStep: step })
+      .where(and(eq(users.id, userId), or(isNull(users.mfaLastTimeStep), lt(users.mfaLastTimeStep, step))))
+      .returning({ id: users.id })
+  ).length > 0;
 
 export const replaceRecoveryCodes = async (db: DbOrTx, userId: number, codeHashes: string[]) => {
   await db.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));

@@ -29,26 +29,36 @@ const newRecoveryCode = () => {
   return `${raw.slice(0, 5)}-${raw.slice(5)}`;
 };
 
-const isTotp = async (secret: string, code: string) => {
+/** The time step a TOTP code belongs to, when it is valid and later than `afterTimeStep`. */
+const totpTimeStep = async (secret: string, code: string, afterTimeStep: number | null) => {
   // Authenticator apps show "123 456"; people type it so.
   const token = code.replace(/\s/g, '');
-  if (!/^\d{6}$/.test(token)) return false;
+  if (!/^\d{6}$/.test(token)) return undefined;
   try {
-    const outcome = await verify({ secret, token, epochTolerance: EPOCH_TOLERANCE_SECONDS });
-    return outcome.valid;
+    const outcome = await verify({
+      secret,
+      token,
+      epochTolerance: EPOCH_TOLERANCE_SECONDS,
+      ...(afterTimeStep !== null ? { afterTimeStep } : {}),
+    });
+    return outcome.valid && 'timeStep' in outcome ? outcome.timeStep : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 };
 
-/** A TOTP code of the enrolled secret, or an unused recovery code (which is then spent). */
+/**
+ * A TOTP code of the enrolled secret that was not used before (each time step is accepted once, so a
+ * code seen over someone's shoulder cannot be replayed), or an unused recovery code (then spent).
+ */
 export const verifySecondFactor = async (
   db: DbOrTx,
   user: { id: number; mfaSecret: string },
   code: string,
 ) => {
   const trimmed = code.trim();
-  if (await isTotp(user.mfaSecret, trimmed)) return true;
+  const step = await totpTimeStep(user.mfaSecret, trimmed, await repo.findLastTimeStep(db, user.id));
+  if (step !== undefined) return repo.advanceLastTimeStep(db, user.id, step);
   return repo.useRecoveryCode(db, user.id, sha256(normaliseRecoveryCode(trimmed)));
 };
 
@@ -83,12 +93,13 @@ export const confirmEnrolment = async (options: { db: Db; actor: Actor; userId: 
   const state = await requireSelf(options.db, options.actor, options.userId);
   if (state.mfaSecret) throw badRequest(MSG_MFA_ALREADY_ENABLED);
   if (!state.mfaPendingSecret) throw badRequest(MSG_MFA_NOT_PENDING);
-  if (!(await isTotp(state.mfaPendingSecret, options.code)))
-    throw badRequest(MSG_MFA_CODE_INVALID, { code: MSG_MFA_CODE_INVALID });
+  const step = await totpTimeStep(state.mfaPendingSecret, options.code, null);
+  if (step === undefined) throw badRequest(MSG_MFA_CODE_INVALID, { code: MSG_MFA_CODE_INVALID });
   const recoveryCodes = Array.from({ length: MFA_RECOVERY_CODE_COUNT }, newRecoveryCode);
   const pending = state.mfaPendingSecret;
   await options.db.transaction(async (tx) => {
-    await repo.setSecret(tx, options.userId, pending);
+    // The confirming code's step is spent too: it cannot then sign in.
+    await repo.setSecret(tx, options.userId, pending, step);
     await repo.replaceRecoveryCodes(
       tx,
       options.userId,

@@ -65,6 +65,8 @@ export const registerPasswordRoutes = (fastify: FastifyInstance, ctx: AppContext
       results(
         await service.setPassword({
           db,
+          publish: ctx.publish,
+          ip: request.ip,
           sessions: services.sessions,
           actor: request.actor,
           unauthenticatedMessage: request.sessionEndedMessage,

@@ -2,6 +2,7 @@ import {
   CHANNELS,
   failedRules,
   MSG_CURRENT_PASSWORD_WRONG,
+  MSG_LOGIN_LOCKED,
   MSG_PASSWORD_CHANGED_AS_REQUESTED,
   MSG_PASSWORD_RESET_SENT,
   MSG_PASSWORD_RULES_FAILED,
@@ -22,6 +23,7 @@ import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound, unauthenticated } from '../../platform/errors.ts';
 import type { Publish } from '../../platform/live/publish.ts';
 import { requireRight } from '../../platform/permissions.ts';
+import { countPasswordFailure, isLockedOut } from '../auth/service.ts';
 import * as repo from './repo.ts';
 
 export const getRules = (options: { db: Db }) => repo.findRules(options.db);
@@ -38,7 +40,7 @@ export const updateRules = async (options: {
   return repo.findRules(options.db);
 };
 
-const enforceRules = async (db: Db, password: string, username: string) => {
+export const enforceRules = async (db: Db, password: string, username: string) => {
   const failed = failedRules(password, username, await repo.findRules(db));
   if (failed.length > 0) {
     throw badRequest(`${MSG_PASSWORD_RULES_FAILED}: ${failed.map((f) => f.message).join(', ')}`, {
@@ -49,6 +51,8 @@ const enforceRules = async (db: Db, password: string, username: string) => {
 
 export const setPassword = async (options: {
   db: Db;
+  publish: Publish;
+  ip: string;
   sessions: SessionStore;
   actor: Actor | null;
   unauthenticatedMessage?: string;
@@ -61,7 +65,16 @@ export const setPassword = async (options: {
     const user = await repo.findUserForPassword(db, userId);
     if (!user) throw notFound('User');
     if (options.actor.userId !== userId) throw forbidden();
+    if (await isLockedOut(db, user.username, options.ip))
+      throw badRequest(MSG_LOGIN_LOCKED, undefined, 'locked');
     if (!(await verifyPassword(user.passwordHash, request.currentPassword))) {
+      const locked = await countPasswordFailure({
+        db,
+        publish: options.publish,
+        username: user.username,
+        ip: options.ip,
+      });
+      if (locked) throw badRequest(MSG_LOGIN_LOCKED, undefined, 'locked');
       throw badRequest(MSG_CURRENT_PASSWORD_WRONG, { currentPassword: MSG_CURRENT_PASSWORD_WRONG });
     }
     await enforceRules(db, request.newPassword, user.username);

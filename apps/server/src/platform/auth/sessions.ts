@@ -16,6 +16,8 @@ export type ResolvedSession =
       publicId: string;
       userId: number;
       username: string;
+      /** The role this session acts as in the account it entered, when not the user's own. */
+      acting: { accountId: number; roleId: number } | null;
     }
   | { ok: false; message?: string };
 
@@ -47,6 +49,8 @@ export class SessionStore {
         expiresAt: sessions.expiresAt,
         endedAt: sessions.endedAt,
         disconnectMessage: sessions.disconnectMessage,
+        accountId: sessions.accountId,
+        actingRoleId: sessions.actingRoleId,
         username: users.username,
         disabled: users.disabled,
       })
@@ -70,7 +74,17 @@ export class SessionStore {
         .set({ lastSeenAt: new Date(now) })
         .where(eq(sessions.idHash, idHash));
     }
-    return { ok: true, idHash, publicId: row.publicId, userId: row.userId, username: row.username };
+    return {
+      ok: true,
+      idHash,
+      publicId: row.publicId,
+      userId: row.userId,
+      username: row.username,
+      acting:
+        row.accountId !== null && row.actingRoleId !== null
+          ? { accountId: row.accountId, roleId: row.actingRoleId }
+          : null,
+    };
   }
 
   async end(idHash: string) {

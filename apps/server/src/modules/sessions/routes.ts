@@ -1,0 +1,90 @@
+import {
+  accessPageQuerySchema,
+  accountSessionSchema,
+  CHANNELS,
+  collectionOf,
+  disconnectionSchema,
+  idParamSchema,
+  messageResponseSchema,
+  sessionParamsSchema,
+  sessionTrashSchema,
+} from '@media/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type AppServices, requireActor } from '../../app.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { collection, results } from '../../platform/http/envelope.ts';
+import * as service from './service.ts';
+
+export const registerSessionRoutes = (fastify: FastifyInstance, ctx: AppContext, services: AppServices) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['sessions'];
+
+  app.get(
+    '/accounts/:id/sessions',
+    {
+      schema: {
+        tags,
+        description: "Signed-in sessions of the account's users, most recently seen first",
+        params: idParamSchema,
+        querystring: accessPageQuerySchema,
+        response: { 200: collectionOf(accountSessionSchema) },
+      },
+    },
+    async (request) => {
+      const page = await service.listSessions({
+        ctx,
+        actor: requireActor(request),
+        accountId: request.params.id,
+        ...request.query,
+      });
+      return collection(page.rows, page.total, CHANNELS.sessions(request.params.id));
+    },
+  );
+  app.post(
+    '/accounts/:id/sessions/:sessionId/trash',
+    {
+      schema: {
+        tags,
+        description: 'Disconnect a session with a message its user sees',
+        params: sessionParamsSchema,
+        body: sessionTrashSchema,
+        response: { 200: messageResponseSchema },
+      },
+    },
+    async (request) =>
+      results(
+        await service.disconnect({
+          ctx,
+          sessions: services.sessions,
+          actor: requireActor(request),
+          accountId: request.params.id,
+          sessionId: request.params.sessionId,
+          message: request.body.disconnectmessage,
+        }),
+      ),
+  );
+  app.post(
+    '/disconnection',
+    {
+      schema: {
+        tags,
+        description: 'Disconnect a session of an account (byUserId must be the signed-in user)',
+        body: disconnectionSchema,
+        response: { 200: messageResponseSchema },
+      },
+    },
+    async (request) =>
+      results(
+        await service.disconnectBy({
+          ctx,
+          sessions: services.sessions,
+          actor: requireActor(request),
+          accountId: request.body.accountId,
+          sessionId: request.body.sessionId,
+          message: request.body.message,
+          byUserId: request.body.byUserId,
+        }),
+      ),
+  );
+};

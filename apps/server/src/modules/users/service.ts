@@ -1,0 +1,210 @@
+import {
+  CHANNELS,
+  hasRight,
+  MSG_EMAIL_TAKEN,
+  MSG_EMAIL_USED_IN_BATCH,
+  MSG_EMAILVERIFIED_ONLY_RAISED,
+  MSG_USER_CREATED,
+  MSG_USER_WOULD_BE_CREATED,
+  MSG_USERNAME_TAKEN,
+  REGISTRATION_TOKEN_DAYS,
+  USER_SEARCH_LIMIT,
+  USER_SEARCH_LIMIT_WIDE,
+  type UserImportResult,
+  type UserImportRow,
+  type UsersQuery,
+  type UserUpdate,
+  userImportRowProblem,
+  usernameFromEmail,
+} from '@media/contract';
+import { inArray } from 'drizzle-orm';
+import type { Actor } from '../../platform/auth/actor.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
+import {
+  findAncestry,
+  requireRight,
+  requireUserManagement,
+  visibleSiteIds,
+} from '../../platform/permissions.ts';
+import { accounts } from '../organisation/tables.ts';
+import { createPasswordToken, passwordLink } from '../passwords/service.ts';
+import * as repo from './repo.ts';
+
+/** Sites where the actor manages something (the site, or an account in it): whose users they may search. */
+const managedSiteIds = async (ctx: AppContext, actor: Actor): Promise<number[] | 'all'> => {
+  const rights = await actor.rights();
+  if (rights.admin) return 'all';
+  const visible = await visibleSiteIds(ctx.db, rights);
+  if (visible === 'all') return 'all';
+  const ofManagedAccounts = rights.accountManager.size
+    ? (
+        await ctx.db
+          .select({ siteId: accounts.siteId })
+          .from(accounts)
+          .where(inArray(accounts.id, [...rights.accountManager]))
+      ).map((row) => row.siteId)
+    : [];
+  const managed: number[] = [];
+  for (const siteId of visible) {
+    const ancestry = await findAncestry(ctx.db, { kind: 'site', id: siteId });
+    if ((ancestry && hasRight(rights, 'site.manage', ancestry)) || ofManagedAccounts.includes(siteId))
+      managed.push(siteId);
+  }
+  return managed;
+};
+
+export const listUsers = async (options: { ctx: AppContext; actor: Actor; query: UsersQuery }) => {
+  const { ctx, actor, query } = options;
+  const rights = await actor.rights();
+  const type =
+    query.type ?? (query.accountId ? 'account' : query.siteId ? 'site' : rights.admin ? 'all' : 'site');
+  const limit = query.limit ?? (type === 'all' ? USER_SEARCH_LIMIT_WIDE : USER_SEARCH_LIMIT);
+  let filter: Parameters<typeof repo.findUsersPage>[1]['filter'];
+  if (type === 'all') {
+    if (!rights.admin) throw forbidden();
+  } else if (type === 'account') {
+    if (!query.accountId)
+      throw badRequest('accountId is required for type account', { accountId: 'Required' });
+    await requireRight(ctx.db, actor, 'account.manage', { kind: 'account', id: query.accountId });
+    filter = repo.ofAccount(ctx.db, query.accountId);
+  } else {
+    const managed = await managedSiteIds(ctx, actor);
+    if (query.siteId) {
+      const ancestry = await findAncestry(ctx.db, { kind: 'site', id: query.siteId });
+      if (!ancestry) throw notFound('Site');
+      if (managed !== 'all' && !managed.includes(query.siteId)) throw forbidden();
+      filter = repo.ofSites(ctx.db, [query.siteId]);
+    } else if (managed !== 'all') {
+      if (managed.length === 0) throw forbidden();
+      filter = repo.ofSites(ctx.db, managed);
+    }
+  }
+  return repo.findUsersPage(ctx.db, { filter, searchText: query.searchText, offset: query.offset, limit });
+};
+
+export const getUser = async (options: { ctx: AppContext; actor: Actor; id: number }) => {
+  await requireUserManagement(options.ctx.db, options.actor, options.id);
+  return (await repo.findUser(options.ctx.db, options.id)) as NonNullable<
+    Awaited<ReturnType<typeof repo.findUser>>
+  >;
+};
+
+export const updateUser = async (options: {
+  ctx: AppContext;
+  actor: Actor;
+  id: number;
+  change: UserUpdate;
+}) => {
+  const { ctx, actor, id, change } = options;
+  await requireUserManagement(ctx.db, actor, id);
+  const current = await repo.findUser(ctx.db, id);
+  if (!current) throw notFound('User');
+  if (change.emailverified === false && current.emailverified)
+    throw badRequest(MSG_EMAILVERIFIED_ONLY_RAISED, { emailverified: MSG_EMAILVERIFIED_ONLY_RAISED });
+  if (change.disabled !== undefined && change.disabled !== current.disabled && actor.userId === id)
+    throw forbidden('You cannot disable your own user');
+  if (change.username && (await repo.usernameTaken(ctx.db, change.username, id)))
+    throw conflict(MSG_USERNAME_TAKEN, { username: MSG_USERNAME_TAKEN });
+  if (change.email && (await repo.emailTaken(ctx.db, change.email, id)))
+    throw conflict(MSG_EMAIL_TAKEN, { email: MSG_EMAIL_TAKEN });
+  await repo.updateUser(ctx.db, id, change);
+  await ctx.publish(CHANNELS.users, [id]);
+  return (await repo.findUser(ctx.db, id)) as NonNullable<typeof current>;
+};
+
+/**
+ * Batch creation (the site page's CSV import): every row is checked and answered; the rows that pass are
+ * created together in one transaction and mailed a registration link after it commits.
+ */
+export const createUsers = async (options: {
+  ctx: AppContext;
+  actor: Actor;
+  siteId: number;
+  dryRun: boolean;
+  rows: UserImportRow[];
+}): Promise<UserImportResult[]> => {
+  const { ctx, actor } = options;
+  await requireRight(ctx.db, actor, 'site.manage', { kind: 'site', id: options.siteId });
+  const emails = options.rows.map((row) => row.email.trim());
+  const existingEmails = await repo.findExistingEmails(ctx.db, emails.filter(Boolean));
+  const wantedNames = options.rows.map((row) => row.username?.trim() || usernameFromEmail(row.email));
+  const takenNames = await repo.findIdsByLowerUsername(ctx.db, wantedNames);
+  const seenEmails = new Set<string>();
+  const usedNames = new Set<string>();
+  const answers: UserImportResult[] = options.rows.map((row, index) => {
+    const email = row.email.trim();
+    const answer = {
+      fullname: row.fullname.trim(),
+      company: row.company.trim(),
+      email,
+      username: '',
+      success: false,
+      message: '',
+    };
+    const problem = userImportRowProblem(row);
+    if (problem) return { ...answer, message: problem };
+    const emailKey = email.toLowerCase();
+    if (seenEmails.has(emailKey)) return { ...answer, message: MSG_EMAIL_USED_IN_BATCH };
+    seenEmails.add(emailKey);
+    if (existingEmails.has(emailKey)) return { ...answer, message: MSG_EMAIL_TAKEN };
+    const typed = row.username?.trim();
+    let username = wantedNames[index] as string;
+    if (typed) {
+      if (takenNames.has(typed.toLowerCase()) || usedNames.has(typed.toLowerCase()))
+        return { ...answer, message: MSG_USERNAME_TAKEN };
+    } else {
+      // A name made from the email gets a number when it is taken.
+      for (let n = 2; takenNames.has(username.toLowerCase()) || usedNames.has(username.toLowerCase()); n++)
+        username = `${wantedNames[index]}${n}`;
+    }
+    usedNames.add(username.toLowerCase());
+    return {
+      ...answer,
+      username,
+      success: true,
+      message: options.dryRun ? MSG_USER_WOULD_BE_CREATED : MSG_USER_CREATED,
+    };
+  });
+  const toCreate = answers.filter((answer) => answer.success);
+  if (options.dryRun || toCreate.length === 0) return answers;
+
+  const created = await ctx.db.transaction(async (tx) => {
+    const rows = await repo.insertUsers(
+      tx,
+      toCreate.map((answer) => ({
+        username: answer.username,
+        fullname: answer.fullname,
+        company: answer.company,
+        email: answer.email,
+        homeSiteId: options.siteId,
+      })),
+    );
+    const withTokens = [];
+    for (const row of rows)
+      withTokens.push({ ...row, token: await createPasswordToken(tx, row.id, 'registration') });
+    return withTokens;
+  });
+  await ctx.publish(
+    CHANNELS.users,
+    created.map((row) => row.id),
+  );
+  for (const user of created) {
+    const link = passwordLink(ctx.config.publicUrl, user.id, user.token, 'registration');
+    ctx.mailer
+      .send({
+        to: user.email,
+        subject: 'Your Media Cloud user',
+        text: [
+          `Hello ${user.fullname},`,
+          '',
+          `A user named ${user.username} has been created for you. To set your password and complete the registration, open:`,
+          link,
+          '',
+          `The link works once and expires in ${REGISTRATION_TOKEN_DAYS} days.`,
+        ].join('\n'),
+      })
+      .catch((error: unknown) => ctx.log.error({ err: error }, 'registration mail failed'));
+  }
+  return answers;
+};

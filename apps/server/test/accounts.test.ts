@@ -1,0 +1,342 @@
+import {
+  MSG_ACCOUNT_NAME_RESERVED_BY_OTHER,
+  MSG_ACCOUNT_NAME_RESERVED_PATH,
+  MSG_ACCOUNT_NAME_TAKEN,
+  MSG_CONCURRENT_LIMIT_REACHED,
+} from '@media/contract';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accounts, workflows } from '../src/modules/organisation/tables.ts';
+import { grantAccountAccess, makeAccount, makeUser } from '../src/seed/factories.ts';
+import { buildTestApp, makeWorld, type TestApp, testDriver, type World } from './harness.ts';
+
+type Results<T> = { results: T };
+type Collection<T> = { results: T[]; total: number; channel: string };
+type Account = {
+  id: number;
+  name: string;
+  siteId: number;
+  productionName: string;
+  notes: string | null;
+  contactName: string;
+  contactEmail: string;
+  billingId: string;
+  concurrentUserLimit: number | null;
+  access: Record<string, boolean>;
+};
+type ErrorBody = { error: { message: string; code: string; fields?: Record<string, string> } };
+
+describe(`accounts (${testDriver()})`, () => {
+  let t: TestApp;
+  let w: World;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    w = await makeWorld(t);
+  });
+  afterAll(() => t.close());
+
+  describe('GET /api/accounts', () => {
+    it('pages, searches and sorts the accounts a user can see, with its channel', async () => {
+      const all = await w.admin.client.get<Collection<{ name: string }>>('/api/accounts?limit=2&sort=name');
+      expect(all.status).toBe(200);
+      expect(all.body.channel).toBe('cloud/accounts');
+      expect(all.body.results).toHaveLength(2);
+      expect(all.body.total).toBeGreaterThanOrEqual(3);
+      const found = await w.admin.client.get<Collection<{ name: string }>>(
+        `/api/accounts?searchText=${encodeURIComponent(w.account.name.slice(-6))}`,
+      );
+      expect(found.body.results.map((a) => a.name)).toEqual([w.account.name]);
+      const desc = await w.admin.client.get<Collection<{ name: string }>>(
+        '/api/accounts?sort=name&desc=1&limit=100',
+      );
+      const names = desc.body.results.map((a) => a.name.toLowerCase());
+      expect(names).toEqual([...names].sort().reverse());
+    });
+
+    it('shows a site manager the accounts of their site only, and an editor their own account', async () => {
+      const site = await w.siteManager.client.get<Collection<{ id: number }>>('/api/accounts?limit=100');
+      expect(site.body.results.map((a) => a.id).sort()).toEqual([w.account.id, w.siblingAccount.id].sort());
+      const editor = await w.editor.client.get<Collection<{ id: number }>>('/api/accounts');
+      expect(editor.body.results.map((a) => a.id)).toEqual([w.account.id]);
+      const outsider = await w.outsider.client.get<Collection<{ id: number }>>('/api/accounts');
+      expect(outsider.body.total).toBe(0);
+    });
+
+    it('answers 400 for a bad sort and 401 when not signed in', async () => {
+      expect((await w.admin.client.get('/api/accounts?sort=password')).status).toBe(400);
+      expect((await t.client().get('/api/accounts')).status).toBe(401);
+    });
+  });
+
+  describe('GET /api/accounts/{id} and byName', () => {
+    it('answers the account with what the user may change', async () => {
+      const manager = await w.accountManager.client.get<Results<Account>>(`/api/accounts/${w.account.id}`);
+      expect(manager.status).toBe(200);
+      expect(manager.body.results.access).toEqual({
+        canManage: true,
+        canChangeSite: false,
+        canChangeReseller: false,
+        canChangeBilling: false,
+        canSeeNotes: false,
+      });
+      expect(manager.body.results.notes).toBeNull();
+      const site = await w.siteManager.client.get<Results<Account>>(
+        `/api/accounts/byName/${w.account.name.toUpperCase()}`,
+      );
+      expect(site.body.results.id).toBe(w.account.id);
+      expect(site.body.results.access.canChangeBilling).toBe(true);
+      expect(site.body.results.notes).toBe('');
+    });
+
+    it('answers 404 for a missing account and for one the user cannot see', async () => {
+      expect((await w.admin.client.get('/api/accounts/999999')).status).toBe(404);
+      expect((await w.editor.client.get(`/api/accounts/${w.otherAccount.id}`)).status).toBe(404);
+      expect((await w.admin.client.get('/api/accounts/abc')).status).toBe(400);
+    });
+  });
+
+  describe('POST /api/accounts/{id}', () => {
+    it('saves the contact form and the data form for an account manager', async () => {
+      const saved = await w.accountManager.client.post<Results<Account>>(`/api/accounts/${w.account.id}`, {
+        contactName: 'Bea Contact',
+        contactEmail: 'bea@example.com',
+        productionName: 'Evening News',
+      });
+      expect(saved.status).toBe(200);
+      expect(saved.body.results).toMatchObject({
+        contactName: 'Bea Contact',
+        productionName: 'Evening News',
+      });
+    });
+
+    it('refuses invalid values with the field messages and changes nothing', async () => {
+      const refused = await w.accountManager.client.post<ErrorBody>(`/api/accounts/${w.account.id}`, {
+        contactName: '',
+        contactEmail: 'not-an-email',
+        productionName: 'x'.repeat(101),
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.fields).toMatchObject({
+        contactName: 'This field is required',
+        contactEmail: 'Please enter a valid email address',
+        productionName: 'At most 100 characters',
+      });
+      const [row] = await t.ctx.db.select().from(accounts).where(eq(accounts.id, w.account.id));
+      expect(row?.contactName).toBe('Bea Contact');
+      const tooLong = await w.accountManager.client.post<ErrorBody>(`/api/accounts/${w.account.id}`, {
+        contactName: 'x'.repeat(51),
+      });
+      expect(tooLong.body.error.fields?.contactName).toBe('At most 50 characters');
+      const unknown = await w.accountManager.client.post<ErrorBody>(`/api/accounts/${w.account.id}`, {
+        owner: 1,
+      });
+      expect(unknown.status).toBe(400);
+    });
+
+    it('keeps billing, limit and disabled to site managers and above, and site and skin to administrators', async () => {
+      const billing = await w.accountManager.client.post<ErrorBody>(`/api/accounts/${w.account.id}`, {
+        billingId: 'B-1',
+      });
+      expect(billing.status).toBe(403);
+      expect(billing.body.error.fields?.billingId).toBeDefined();
+      const site = await w.siteManager.client.post<Results<Account>>(`/api/accounts/${w.account.id}`, {
+        billingId: 'B-1',
+        concurrentUserLimit: 3,
+      });
+      expect(site.status).toBe(200);
+      expect(site.body.results).toMatchObject({ billingId: 'B-1', concurrentUserLimit: 3 });
+      expect(
+        (await w.siteManager.client.post(`/api/accounts/${w.account.id}`, { skin: 'Dark' })).status,
+      ).toBe(403);
+      expect(
+        (await w.siteManager.client.post(`/api/accounts/${w.account.id}`, { billingGroupId: w.reseller.id }))
+          .status,
+      ).toBe(403);
+      expect(
+        (
+          await w.resellerManager.client.post(`/api/accounts/${w.account.id}`, {
+            billingGroupId: w.reseller.id,
+          })
+        ).status,
+      ).toBe(200);
+      // An unchanged read-only value sent back with the form is fine.
+      expect(
+        (await w.accountManager.client.post(`/api/accounts/${w.account.id}`, { billingId: 'B-1' })).status,
+      ).toBe(200);
+      const moved = await w.admin.client.post<Results<Account>>(`/api/accounts/${w.siblingAccount.id}`, {
+        siteId: w.otherSite.id,
+        skin: 'Dark',
+      });
+      expect(moved.body.results.siteId).toBe(w.otherSite.id);
+      await w.admin.client.post(`/api/accounts/${w.siblingAccount.id}`, { siteId: w.site.id });
+    });
+
+    it('answers 403 to an editor and 404 for a missing account', async () => {
+      expect((await w.editor.client.post(`/api/accounts/${w.account.id}`, { department: 'x' })).status).toBe(
+        403,
+      );
+      expect((await w.admin.client.post('/api/accounts/999999', { department: 'x' })).status).toBe(404);
+    });
+  });
+
+  describe('POST /api/accounts: create, clone, reserve', () => {
+    it('creates an account in a site the user manages', async () => {
+      const created = await w.siteManager.client.post<Results<Account>>('/api/accounts', {
+        name: 'new-show',
+        siteId: w.site.id,
+      });
+      expect(created.status).toBe(200);
+      expect(created.body.results.name).toBe('new-show');
+      expect(
+        (await w.siteManager.client.post('/api/accounts', { name: 'elsewhere', siteId: w.otherSite.id }))
+          .status,
+      ).toBe(403);
+      expect(
+        (await w.accountManager.client.post('/api/accounts', { name: 'mine', siteId: w.site.id })).status,
+      ).toBe(403);
+    });
+
+    it('refuses a taken name (409, any case) and a reserved path segment (400)', async () => {
+      const taken = await w.admin.client.post<ErrorBody>('/api/accounts', {
+        name: 'NEW-SHOW',
+        siteId: w.site.id,
+      });
+      expect(taken.status).toBe(409);
+      expect(taken.body.error.message).toBe(MSG_ACCOUNT_NAME_TAKEN);
+      const reserved = await w.admin.client.post<ErrorBody>('/api/accounts', {
+        name: 'login',
+        siteId: w.site.id,
+      });
+      expect(reserved.status).toBe(400);
+      expect(reserved.body.error.fields?.name).toBe(MSG_ACCOUNT_NAME_RESERVED_PATH);
+      expect(
+        (await w.admin.client.post('/api/accounts', { name: 'bad name!', siteId: w.site.id })).status,
+      ).toBe(400);
+      expect((await w.admin.client.post('/api/accounts', { siteId: w.site.id })).status).toBe(400);
+    });
+
+    it('clones settings and workflows, not users, in one step', async () => {
+      await t.ctx.db.insert(workflows).values({ accountId: w.account.id, name: 'Proxy and archive' });
+      const clone = await w.siteManager.client.post<Results<Account>>('/api/accounts', {
+        name: 'evening-clone',
+        cloneFrom: w.account.id,
+      });
+      expect(clone.status).toBe(200);
+      expect(clone.body.results).toMatchObject({
+        contactName: 'Bea Contact',
+        productionName: 'Evening News',
+      });
+      const cloneId = clone.body.results.id;
+      const flows = await w.siteManager.client.get<Collection<{ name: string }>>(
+        `/api/accounts/${cloneId}/workflows`,
+      );
+      expect(flows.body.results.map((f) => f.name)).toEqual(['Proxy and archive']);
+      const users = await w.siteManager.client.get<Collection<unknown>>(
+        `/api/accounts/${cloneId}/userAccess`,
+      );
+      expect(users.body.total).toBe(0);
+    });
+
+    it('reserves a name for one user, refuses it to others, and releases it', async () => {
+      const reserve = await w.siteManager.client.post<Results<{ reserved: boolean }>>('/api/accounts', {
+        reserveKey: true,
+        name: 'held-name',
+        cloneFrom: w.account.id,
+      });
+      expect(reserve.body.results.reserved).toBe(true);
+      const other = await w.admin.client.post<ErrorBody>('/api/accounts', {
+        name: 'held-name',
+        siteId: w.site.id,
+      });
+      expect(other.status).toBe(409);
+      expect(other.body.error.message).toBe(MSG_ACCOUNT_NAME_RESERVED_BY_OTHER);
+      const release = await w.siteManager.client.post<Results<{ reserved: boolean }>>('/api/accounts', {
+        unreserveKey: true,
+        name: 'held-name',
+        cloneFrom: w.account.id,
+      });
+      expect(release.body.results.reserved).toBe(false);
+      expect(
+        (await w.admin.client.post('/api/accounts', { name: 'held-name', siteId: w.site.id })).status,
+      ).toBe(200);
+      expect(
+        (
+          await w.editor.client.post('/api/accounts', {
+            reserveKey: true,
+            name: 'x1',
+            cloneFrom: w.account.id,
+          })
+        ).status,
+      ).toBe(403);
+      expect(
+        (await w.admin.client.post('/api/accounts', { reserveKey: true, name: 'x1', cloneFrom: 999999 }))
+          .status,
+      ).toBe(404);
+    });
+  });
+
+  describe('max video resolution in /api/me (spec1 §5)', () => {
+    it('gives a user the largest maxVideo of their accounts, and 640x360 when none is set', async () => {
+      const before = await w.editor.client.get<Results<{ editor: { maxVideo: string } }>>('/api/me');
+      expect(before.body.results.editor.maxVideo).toBe('640x360');
+      await w.admin.client.post(`/api/accounts/${w.account.id}`, { maxVideo: '1280x720' });
+      await w.admin.client.post(`/api/accounts/${w.otherAccount.id}`, { maxVideo: '3840x2160' });
+      const after = await w.editor.client.get<Results<{ editor: { maxVideo: string } }>>('/api/me');
+      expect(after.body.results.editor.maxVideo).toBe('1280x720');
+      expect((await w.admin.client.post(`/api/accounts/${w.account.id}`, { maxVideo: 'HD' })).status).toBe(
+        400,
+      );
+    });
+  });
+
+  describe('editor lists, workflows and launch', () => {
+    it('lists versions, skins with By Site, and launch modes', async () => {
+      const skins = await w.editor.client.get<Results<string[]>>('/api/editor/skins');
+      expect(skins.body.results[0]).toBe('By Site');
+      expect(
+        (await w.editor.client.get<Results<string[]>>('/api/editor/versions')).body.results.length,
+      ).toBeGreaterThan(0);
+      expect((await t.client().get('/api/editor/launchModes')).status).toBe(401);
+    });
+
+    it('answers workflows only to users of the account', async () => {
+      expect((await w.editor.client.get(`/api/accounts/${w.account.id}/workflows`)).status).toBe(200);
+      expect((await w.outsider.client.get(`/api/accounts/${w.account.id}/workflows`)).status).toBe(404);
+    });
+
+    it('enforces the concurrent user limit when entering an account, and 0 locks it', async () => {
+      const account = await makeAccount(t.ctx.db, { siteId: w.site.id, concurrentUserLimit: 1 });
+      const clients = [];
+      for (let i = 0; i < 2; i++) {
+        const user = await makeUser(t.ctx.db);
+        await grantAccountAccess(t.ctx.db, user.id, account.id, 'Editor');
+        clients.push(await t.client().signIn(user.username, user.password as string));
+      }
+      const [first, second] = clients as [NonNullable<(typeof clients)[0]>, NonNullable<(typeof clients)[0]>];
+      expect((await first.post(`/api/accounts/${account.id}/launch`, {})).status).toBe(200);
+      const refused = await second.post<ErrorBody>(`/api/accounts/${account.id}/launch`, {});
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.message).toBe(MSG_CONCURRENT_LIMIT_REACHED);
+      // The site manager is never kept out.
+      expect((await w.siteManager.client.post(`/api/accounts/${account.id}/launch`, {})).status).toBe(200);
+      await t.ctx.db.update(accounts).set({ concurrentUserLimit: 0 }).where(eq(accounts.id, account.id));
+      expect((await first.post(`/api/accounts/${account.id}/launch`, {})).status).toBe(403);
+    });
+
+    it('lets a manager act as another role, but not an editor', async () => {
+      const roles = await w.admin.client.get<Collection<{ id: number; name: string }>>(
+        `/api/account_roles?siteId=${w.site.id}`,
+      );
+      const viewer = roles.body.results.find((r) => r.name === 'Viewer');
+      const launched = await w.accountManager.client.post<Results<{ roleId: number; url: string }>>(
+        `/api/accounts/${w.account.id}/launch`,
+        { roleId: viewer?.id },
+      );
+      expect(launched.body.results.roleId).toBe(viewer?.id);
+      expect(launched.body.results.url).toContain(`/accounts/${w.account.name}/`);
+      expect(
+        (await w.editor.client.post(`/api/accounts/${w.account.id}/launch`, { roleId: viewer?.id })).status,
+      ).toBe(403);
+    });
+  });
+});
