@@ -17,6 +17,33 @@ export const NAVIGATION: NavigationItem[] = [
     visible: () => true,
   },
   {
+    section: 'user',
+    label: 'Accounts',
+    to: () => '/accounts',
+    visible: (me) =>
+      me.rights.admin.length > 0 ||
+      me.rights.accounts.length > 0 ||
+      me.rights.sites.length > 0 ||
+      me.rights.siteGroups.length > 0 ||
+      me.rights.resellers.length > 0,
+  },
+  {
+    section: 'cloud',
+    label: 'Organisation',
+    to: () => '/admin/organisation',
+    visible: (me) =>
+      me.rights.admin.length > 0 ||
+      me.rights.resellers.length > 0 ||
+      me.rights.siteGroups.length > 0 ||
+      me.rights.sites.length > 0,
+  },
+  {
+    section: 'cloud',
+    label: 'Administrators',
+    to: () => '/admin/managers',
+    visible: (me) => me.rights.admin.length > 0,
+  },
+  {
     section: 'cloud',
     label: 'Password rules',
     to: () => '/admin/passwordRules',

@@ -14,6 +14,12 @@ export const router = createBrowserRouter([
     }),
   },
   {
+    path: '/invite/:token',
+    lazy: async () => ({
+      Component: (await import('../features/invitation/InvitationPage.tsx')).InvitationPage,
+    }),
+  },
+  {
     path: '/',
     Component: Shell,
     children: [
@@ -27,6 +33,40 @@ export const router = createBrowserRouter([
       {
         path: 'admin/lockouts',
         lazy: async () => ({ Component: (await import('../features/admin/LockoutsPage.tsx')).LockoutsPage }),
+      },
+      {
+        path: 'admin/organisation',
+        lazy: async () => ({
+          Component: (await import('../features/organisation/OrganisationPage.tsx')).OrganisationPage,
+        }),
+      },
+      {
+        path: 'admin/managers',
+        lazy: async () => ({
+          Component: (await import('../features/managers/AdminManagersPage.tsx')).AdminManagersPage,
+        }),
+      },
+      {
+        path: 'site/:siteId',
+        lazy: async () => ({ Component: (await import('../features/organisation/SitePage.tsx')).SitePage }),
+      },
+      {
+        path: 'accounts',
+        lazy: async () => ({
+          Component: (await import('../features/accounts/AccountsPage.tsx')).AccountsPage,
+        }),
+      },
+      {
+        path: 'accounts/:accountName',
+        lazy: async () => ({
+          Component: (await import('../features/accounts/AccountSettingsPage.tsx')).AccountSettingsPage,
+        }),
+      },
+      {
+        path: 'accounts/:accountName/users',
+        lazy: async () => ({
+          Component: (await import('../features/account-users/AccountUsersPage.tsx')).AccountUsersPage,
+        }),
       },
       { path: '*', Component: NotFoundPage },
     ],

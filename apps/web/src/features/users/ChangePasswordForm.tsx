@@ -1,21 +1,11 @@
-import { Alert, Anchor, Button, List, PasswordInput, Progress, Stack, Text } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import {
-  checkPassword,
-  MSG_FIELD_REQUIRED_EMPTY,
-  MSG_PASSWORD_MISMATCH,
-  passwordStrength,
-  type ResetType,
-} from '@media/contract';
+import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
+import { MSG_FIELD_REQUIRED_EMPTY, type ResetType } from '@media/contract';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
-import { usePasswordRules, useSetPassword } from '../../api/users.ts';
+import { useSetPassword } from '../../api/users.ts';
+import { NewPasswordFields, useNewPassword } from './NewPasswordFields.tsx';
 
 export type ChangePasswordMode = 'currentPassword' | ResetType;
-
-const STRENGTH_COLOR = { unsafe: 'red', moderate: 'yellow', safe: 'teal' } as const;
-/** spec1 §5: the confirmation is checked a second after typing stops. */
-const CONFIRM_CHECK_DELAY_MS = 1000;
 
 export const ChangePasswordForm = (props: {
   userId: number;
@@ -23,36 +13,28 @@ export const ChangePasswordForm = (props: {
   mode: ChangePasswordMode;
   resetToken?: string;
 }) => {
-  const rules = usePasswordRules();
   const setPassword = useSetPassword(props.userId);
+  const password = useNewPassword(props.username ?? '');
   const [currentPassword, setCurrentPassword] = useState('');
-  const [newPassword, setNewPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [debouncedConfirm] = useDebouncedValue(confirm, CONFIRM_CHECK_DELAY_MS);
   const [done, setDone] = useState<string>();
-
-  const outcomes = rules.data ? checkPassword(newPassword, props.username ?? '', rules.data) : [];
-  const strength = rules.data ? passwordStrength(newPassword, props.username ?? '', rules.data) : undefined;
-  // Shown a second after typing stops, hidden at once when the text changes.
-  const mismatch = debouncedConfirm === confirm && confirm !== '' && confirm !== newPassword;
-  const valid =
-    newPassword !== '' &&
-    confirm === newPassword &&
-    outcomes.every((o) => o.passed) &&
-    (props.mode !== 'currentPassword' || currentPassword !== '');
+  const { newPassword } = password;
+  const valid = password.valid && (props.mode !== 'currentPassword' || currentPassword !== '');
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!valid) return;
-    const result = await setPassword.mutateAsync(
-      props.mode === 'currentPassword'
-        ? { currentPassword, newPassword }
-        : { resetToken: props.resetToken ?? '', resetType: props.mode, newPassword },
-    );
+    const result = await setPassword
+      .mutateAsync(
+        props.mode === 'currentPassword'
+          ? { currentPassword, newPassword }
+          : { resetToken: props.resetToken ?? '', resetType: props.mode, newPassword },
+      )
+      // The failure is shown from the mutation's error.
+      .catch(() => undefined);
+    if (!result) return;
     setDone(result.message);
     setCurrentPassword('');
-    setNewPassword('');
-    setConfirm('');
+    password.clear();
   };
 
   if (done && props.mode !== 'currentPassword') {
@@ -79,7 +61,6 @@ export const ChangePasswordForm = (props: {
             {setPassword.error.message}
           </Alert>
         )}
-        {rules.error && <Alert color="red">Could not load the password rules: {rules.error.message}</Alert>}
         {props.mode === 'currentPassword' && (
           <PasswordInput
             label="Current password"
@@ -90,42 +71,7 @@ export const ChangePasswordForm = (props: {
             onChange={(e) => setCurrentPassword(e.currentTarget.value)}
           />
         )}
-        <PasswordInput
-          label="New password"
-          autoComplete="new-password"
-          required
-          value={newPassword}
-          onChange={(e) => setNewPassword(e.currentTarget.value)}
-        />
-        {strength && newPassword !== '' && (
-          <Stack gap={4}>
-            <Progress
-              value={strength.bar}
-              color={STRENGTH_COLOR[strength.level]}
-              aria-label={`Password strength: ${strength.level}`}
-            />
-            <Text size="xs" c="dimmed">
-              Strength: {strength.level}
-            </Text>
-          </Stack>
-        )}
-        {outcomes.length > 0 && (
-          <List size="sm" spacing={2} listStyleType="none">
-            {outcomes.map((o) => (
-              <List.Item key={o.rule} c={o.passed ? 'teal' : 'dimmed'}>
-                {o.passed ? '✓' : '•'} {o.message}
-              </List.Item>
-            ))}
-          </List>
-        )}
-        <PasswordInput
-          label="Confirm new password"
-          autoComplete="new-password"
-          required
-          value={confirm}
-          error={mismatch ? MSG_PASSWORD_MISMATCH : undefined}
-          onChange={(e) => setConfirm(e.currentTarget.value)}
-        />
+        <NewPasswordFields state={password} />
         <Button type="submit" disabled={!valid} loading={setPassword.isPending} w="fit-content">
           {props.mode === 'currentPassword'
             ? 'Change password'

@@ -1,0 +1,72 @@
+import { Alert, Badge, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useParams } from 'react-router';
+import { ApiError } from '../../api/client.ts';
+import { useSite, useSitePermissions } from '../../api/organisation.ts';
+import { AccountsTable } from '../accounts/AccountsTable.tsx';
+import { ManagersTable } from '../managers/ManagersTable.tsx';
+import { ImportUsersFromCsv } from '../user-import/ImportUsersFromCsv.tsx';
+
+const Section = ({ title, id, children }: { title: string; id: string; children: ReactNode }) => (
+  <Paper withBorder p="md" component="section" aria-labelledby={`${id}-title`}>
+    <Title order={3} id={`${id}-title`} mb="sm">
+      {title}
+    </Title>
+    {children}
+  </Paper>
+);
+
+/** `/site/{siteId}/`: the site, its accounts, and for its managers the users CSV import and site managers. */
+export const SitePage = () => {
+  const { siteId } = useParams();
+  const id = Number(siteId);
+  const site = useSite(id);
+  const permissions = useSitePermissions(id);
+
+  if (site.isPending || permissions.isPending) return <Loader aria-label="Loading" />;
+  if (site.isError) {
+    const missing = site.error instanceof ApiError && site.error.status === 404;
+    return (
+      <Alert color="red" role="alert" title={missing ? 'Site not found' : undefined}>
+        {missing
+          ? 'There is no such site that you can see.'
+          : `An error occurred while fetching the data: ${site.error.message}`}
+      </Alert>
+    );
+  }
+  // Without the permissions the page still shows the site and its accounts, read-only.
+  const may = permissions.data;
+  return (
+    <Stack>
+      <div>
+        <Group gap="xs">
+          <Title order={2}>{site.data.name}</Title>
+          {site.data.disabled && (
+            <Badge color="gray" variant="light">
+              Disabled
+            </Badge>
+          )}
+        </Group>
+        <Text c="dimmed" size="sm" data-testid="site-ancestry">
+          Site group {site.data.siteGroupName} · Reseller {site.data.resellerName}
+        </Text>
+      </div>
+      {permissions.isError && (
+        <Alert color="yellow">An error occurred while fetching the data: {permissions.error.message}</Alert>
+      )}
+      <Section title="Accounts" id="site-accounts">
+        <AccountsTable siteId={id} canCreate={may?.canCreateAccounts ?? false} />
+      </Section>
+      {may?.canImportUsers && (
+        <Section title="Users" id="site-users">
+          <ImportUsersFromCsv siteId={id} />
+        </Section>
+      )}
+      {may?.canManageManagers && (
+        <Section title="Site managers" id="site-managers">
+          <ManagersTable type="site" scopeId={id} canadd="True" candelete="True" canremoveself="False" />
+        </Section>
+      )}
+    </Stack>
+  );
+};
