@@ -33,14 +33,21 @@ export const useLogin = () => {
   });
 };
 
-export const useLogout = () => {
+/**
+ * Signs out, then calls `leave` (which navigates away) before the cached user is dropped: dropping
+ * it first would let the shell redirect to `/login?next=…` in a race with the caller's navigation.
+ */
+export const useLogout = (leave: () => Promise<void> | void) => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async () => {
       await stopLiveUpdates();
       return apiFetch<{ ok: true }>('/api/logout', { method: 'POST', body: {}, noRelogin: true });
     },
-    onSuccess: () => queryClient.setQueryData(ME_QUERY_KEY, null),
+    onSuccess: async () => {
+      await leave();
+      queryClient.setQueryData(ME_QUERY_KEY, null);
+    },
   });
 };
 

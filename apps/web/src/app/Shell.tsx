@@ -25,8 +25,8 @@ import { ReloadMessage } from './ReloadMessage.tsx';
 /** The signed-in layout; without a session it sends the user to the sign-in page and back. */
 export const Shell = ({ children }: { children?: ReactNode }) => {
   const me = useMe();
-  const logout = useLogout();
   const navigate = useNavigate();
+  const logout = useLogout(() => navigate('/login', { replace: true }));
   const location = useLocation();
   const [navOpened, nav] = useDisclosure(false);
 
@@ -49,10 +49,7 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
   }
   const user = me.data;
 
-  const signOut = async () => {
-    await logout.mutateAsync();
-    await navigate('/login', { replace: true });
-  };
+  const signOut = () => logout.mutate();
 
   const items = NAVIGATION.filter((item) => item.visible(user));
   const sections = [...new Set(items.map((item) => item.section))];
