@@ -13,6 +13,7 @@ import {
 import { registerRoleRoutes } from './modules/access/routes.ts';
 import { registerAccountRoutes } from './modules/accounts/routes.ts';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
+import { registerConfigRoutes, registerKeyMapDownload } from './modules/config/routes.ts';
 import { registerEventRoutes } from './modules/events/routes.ts';
 import { registerInviteRoutes } from './modules/invites/routes.ts';
 import { registerManagerRoutes } from './modules/managers/routes.ts';
@@ -48,6 +49,9 @@ export type AppServices = {
 };
 
 /** The signed-in user or a 401 that the client turns into the re-login dialog. */
+/** The one page-shaped path the server answers itself, with the signed-in user's rights. */
+const KEY_MAP_DOWNLOAD_PATH = /^\/accounts\/[^/?]+\/generatekeyexpansion(\?|$)/;
+
 export const requireActor = (request: FastifyRequest): Actor => {
   if (!request.actor) throw unauthenticated(request.sessionEndedMessage);
   return request.actor;
@@ -109,7 +113,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
   app.addHook('onRequest', async (request, reply) => {
     request.secure = request.protocol === 'https';
     const sessionId = request.cookies[SESSION_COOKIE];
-    if (sessionId && request.url.startsWith('/api/')) {
+    if (sessionId && (request.url.startsWith('/api/') || KEY_MAP_DOWNLOAD_PATH.test(request.url))) {
       const session = await services.sessions.resolve(sessionId);
       if (session.ok) {
         let rights: ReturnType<Actor['rights']> | undefined;
@@ -148,6 +152,8 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
     () => API_VERSIONS,
   );
 
+  registerKeyMapDownload(app, ctx);
+
   const web = await registerWebApp(app, config, (request, reply) =>
     services.csrf.ensureCookie(request, reply, request.secure),
   );
@@ -170,6 +176,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerInviteRoutes(api, ctx, services);
       registerSessionRoutes(api, ctx, services);
       registerManagerRoutes(api, ctx, services);
+      registerConfigRoutes(api, ctx, services);
     },
     { prefix: '/api' },
   );

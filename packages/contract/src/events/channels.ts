@@ -18,6 +18,11 @@ export const CHANNELS = {
   sessions: (accountId: number) => `accounts/${accountId}/sessions`,
   accountWorkflows: (accountId: number) => `accounts/${accountId}/workflows`,
   siteRoles: (siteId: number) => `sites/${siteId}/roles`,
+  /** Extra data of an account, site or user: the scope is the path segment of its route. */
+  extraData: (scope: 'accounts' | 'sites' | 'users', id: number) => `${scope}/${id}/extraData`,
+  ingestFormats: (accountId: number) => `accounts/${accountId}/ingestFormats`,
+  keyboardExpansions: (accountId: number) => `accounts/${accountId}/keyboardExpansions`,
+  keyShortcuts: 'cloud/keyShortcuts',
   /** Managers of a type; admin managers live on an admin-only cloud channel. */
   managers: (type: string, scopeId?: number) =>
     type === 'admin'

@@ -19,10 +19,11 @@ import { and, eq } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx, Tx } from '../../platform/db/client.ts';
+import { translateUniqueViolation } from '../../platform/db/errors.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { managedSiteIds, requireRight } from '../../platform/permissions.ts';
 import { accountAccess, roles } from '../access/tables.ts';
-import { columnSets } from '../config/tables.ts';
+import { copyAccountConfiguration } from '../config/service.ts';
 import { resellers, sites } from '../organisation/tables.ts';
 import * as repo from './repo.ts';
 
@@ -183,29 +184,15 @@ const checkNewName = async (db: DbOrTx, name: string, userId: number) => {
     throw conflict(MSG_ACCOUNT_NAME_RESERVED_BY_OTHER, { name: MSG_ACCOUNT_NAME_RESERVED_BY_OTHER });
 };
 
-/** The unique index is the last word when two requests race for a name. */
-const translateUniqueViolation = (error: unknown) => {
-  const code =
-    (error as { code?: string; cause?: { code?: string } }).code ??
-    (error as { cause?: { code?: string } }).cause?.code;
-  if (code === '23505') return conflict(MSG_ACCOUNT_NAME_TAKEN, { name: MSG_ACCOUNT_NAME_TAKEN });
-  return error;
-};
+const nameTaken = () => conflict(MSG_ACCOUNT_NAME_TAKEN, { name: MSG_ACCOUNT_NAME_TAKEN });
 
 /**
  * What a clone copies besides the account's own settings: each account-scoped area adds its step here
- * (columns, ingest formats and workflows now; shortcuts, maps and extra data as they land).
+ * (workflows, columns, then extra data, ingest formats, keyboard expansion maps and key shortcuts).
  */
 const CLONE_STEPS: ((tx: Tx, fromId: number, toId: number) => Promise<void>)[] = [
   (tx, fromId, toId) => repo.copyWorkflows(tx, fromId, toId),
-  async (tx, fromId, toId) => {
-    const sets = await tx
-      .select()
-      .from(columnSets)
-      .where(and(eq(columnSets.scope, 'account'), eq(columnSets.scopeId, fromId)));
-    if (sets.length)
-      await tx.insert(columnSets).values(sets.map(({ id: _id, ...set }) => ({ ...set, scopeId: toId })));
-  },
+  (tx, fromId, toId) => copyAccountConfiguration(tx, fromId, toId),
 ];
 
 export const createAccount = async (options: { ctx: AppContext; actor: Actor; body: AccountCreate }) => {
@@ -238,7 +225,7 @@ export const createAccount = async (options: { ctx: AppContext; actor: Actor; bo
       });
     }
   } catch (error) {
-    throw translateUniqueViolation(error);
+    throw translateUniqueViolation(error, nameTaken);
   }
   await publish(CHANNELS.accounts, [newId]);
   return getAccount({ ctx, actor, id: newId });
