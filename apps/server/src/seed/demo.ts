@@ -1,11 +1,25 @@
-import { INVITE_DAYS, ROLE_ACCOUNT_MANAGER, ROLE_EDITOR, ROLE_LOGGER, ROLE_VIEWER } from '@media/contract';
+import {
+  extraDataStoredKey,
+  INVITE_DAYS,
+  ROLE_ACCOUNT_MANAGER,
+  ROLE_EDITOR,
+  ROLE_LOGGER,
+  ROLE_VIEWER,
+} from '@media/contract';
 import { count, like } from 'drizzle-orm';
 import { invites } from '../modules/access/tables.ts';
 import { sessions } from '../modules/auth/tables.ts';
+import {
+  extraData,
+  ingestFormats,
+  keyboardExpansionMaps,
+  keyShortcutDefaults,
+  keyShortcutSets,
+} from '../modules/config/tables.ts';
 import { resellers, workflows } from '../modules/organisation/tables.ts';
 import { users } from '../modules/users/tables.ts';
 import { randomToken, sha256 } from '../platform/crypto.ts';
-import type { Db } from '../platform/db/client.ts';
+import type { Db, Tx } from '../platform/db/client.ts';
 import {
   findRoleByName,
   grantAccountAccess,
@@ -80,6 +94,7 @@ export const seedDemo = async (db: Db, password: string): Promise<DemoLogin[] | 
         { accountId: account.id, name: 'Proxy only' },
         { accountId: account.id, name: 'Proxy and archive' },
       ]);
+    await seedDemoConfiguration(tx, { accounts, sites: [london, berlin] });
 
     const resellerManager = await person(
       'reseller.manager',
@@ -151,3 +166,64 @@ export const seedDemo = async (db: Db, password: string): Promise<DemoLogin[] | 
     }
     return logins;
   });
+
+/** Extra data, ingest formats, keyboard expansion maps and key shortcut sets, so the config sections show something. */
+const seedDemoConfiguration = async (
+  tx: Tx,
+  { accounts, sites }: { accounts: { id: number }[]; sites: { id: number }[] },
+) => {
+  const [first, second] = accounts as [{ id: number }, { id: number }];
+  await tx.insert(ingestFormats).values([
+    { accountId: first.id, position: 0, format: 'PAL_wide' },
+    { accountId: first.id, position: 1, format: 'PAL_wide_540' },
+    { accountId: first.id, position: 2, format: 'NTSC_tall_640' },
+  ]);
+  await tx.insert(extraData).values([
+    { scope: 'account', scopeId: first.id, key: extraDataStoredKey('cost_centre'), value: 'CC-1042' },
+    {
+      scope: 'account',
+      scopeId: first.id,
+      key: extraDataStoredKey('archive_policy'),
+      value: 'Keep masters 7 years',
+    },
+    {
+      scope: 'site',
+      scopeId: (sites[0] as { id: number }).id,
+      key: extraDataStoredKey('upload_format'),
+      value: 'PAL_wide',
+    },
+  ]);
+  await tx.insert(keyboardExpansionMaps).values([
+    {
+      accountId: first.id,
+      name: 'Newsroom abbreviations',
+      expansions: [
+        { abbreviation: 'pm', text: 'Prime Minister' },
+        { abbreviation: 'gov', text: 'government' },
+      ],
+    },
+    { accountId: second.id, name: 'Sports names', expansions: [{ abbreviation: 'utd', text: 'United' }] },
+  ]);
+  const [cloudSet] = await tx
+    .insert(keyShortcutSets)
+    .values({ name: 'Standard', level: 'cloud' })
+    .returning({ id: keyShortcutSets.id });
+  const [newsSet] = await tx
+    .insert(keyShortcutSets)
+    .values({ name: 'Newsroom', level: 'account', accountId: first.id, parentId: cloudSet?.id ?? null })
+    .returning({ id: keyShortcutSets.id });
+  await tx.insert(keyShortcutSets).values({
+    name: 'Newsroom (fast logging)',
+    level: 'account',
+    accountId: first.id,
+    parentId: newsSet?.id ?? null,
+  });
+  if (cloudSet)
+    await tx
+      .insert(keyShortcutDefaults)
+      .values({ scope: 'cloud', scopeId: 0, keyShortcutSetId: cloudSet.id });
+  if (newsSet)
+    await tx
+      .insert(keyShortcutDefaults)
+      .values({ scope: 'account', scopeId: first.id, keyShortcutSetId: newsSet.id });
+};

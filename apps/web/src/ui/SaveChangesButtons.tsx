@@ -7,9 +7,11 @@ export const SaveChangesButtons = (props: {
   onSave: () => void;
   onDiscard: () => void;
   saveLabel?: string;
+  /** False keeps Save off while the changes are invalid; Discard stays available. */
+  valid?: boolean;
 }) => (
   <Group>
-    <Button onClick={props.onSave} disabled={!props.dirty} loading={props.saving}>
+    <Button onClick={props.onSave} disabled={!props.dirty || props.valid === false} loading={props.saving}>
       {props.saveLabel ?? 'Save Changes'}
     </Button>
     <Button variant="default" onClick={props.onDiscard} disabled={!props.dirty || props.saving}>

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkNewExtraDataKey,
   EXTRA_DATA_KEY_PREFIX,
+  extraDataAddToggleText,
   extraDataKeyOf,
   extraDataStoredKey,
   extraDataUpdateSchema,
@@ -101,6 +102,11 @@ describe('extra data keys (spec1 §5)', () => {
     expect(extraDataStoredKey(' colour ')).toBe(`${EXTRA_DATA_KEY_PREFIX}colour`);
     expect(extraDataKeyOf(extraDataStoredKey('colour'))).toBe('colour');
     expect(extraDataKeyOf('some_option')).toBeUndefined();
+  });
+
+  it('names the add toggle a, then another, pair', () => {
+    expect(extraDataAddToggleText(false)).toBe('Add a key/value pair');
+    expect(extraDataAddToggleText(true)).toBe('Add another key/value pair');
   });
 
   it('refuses an empty key, a clash, and the upload format option on account pages only', () => {

@@ -22,8 +22,8 @@ export const MSG_EXTRA_DATA_SAVED = (key: string) => `Data "${key}" successfully
 export const MSG_EXTRA_DATA_ADDED = (key: string, value: string) => `"${key}: ${value}" successfully added.`;
 export const MSG_NO_EXTRA_DATA = (context: string) => `No data present on this ${context}`;
 /** The add form's toggle: 'Add a {key}/{value} pair', then 'Add another …' once there is one. */
-export const extraDataAddToggleText = (hasEntries: boolean) =>
-  `Add ${hasEntries ? 'another' : 'a'} {key}/{value} pair`;
+export const extraDataAddToggleText = (hasEntries: boolean, keyLabel = 'key', valueLabel = 'value') =>
+  `Add ${hasEntries ? 'another' : 'a'} ${keyLabel}/${valueLabel} pair`;
 
 export const extraDataStoredKey = (dataKey: string) => `${EXTRA_DATA_KEY_PREFIX}${dataKey.trim()}`;
 /** The data key shown for a stored key, or undefined when the key is one of the product's own options. */

@@ -9,7 +9,6 @@ import {
   Loader,
   Menu,
   NumberInput,
-  Paper,
   Select,
   SimpleGrid,
   Stack,
@@ -31,7 +30,7 @@ import {
   MSG_DATA_SAVED_GENERIC,
 } from '@media/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
   accountByNameKey,
@@ -46,7 +45,12 @@ import { useLiveChannel } from '../../api/live.ts';
 import { ALL_ROWS, useOrgList } from '../../api/organisation.ts';
 import { showAlert } from '../../ui/alerts.tsx';
 import { FormButtons } from '../../ui/FormButtons.tsx';
+import { Section } from '../../ui/Section.tsx';
 import { useSaveState } from '../../ui/useSaveState.ts';
+import { ExtraDataSection, INGEST_FORMATS_SECTION_ID } from '../account-config/ExtraDataSection.tsx';
+import { IngestFormatsSection } from '../account-config/IngestFormatsSection.tsx';
+import { KeyboardExpansionMapsSection } from '../account-config/KeyboardExpansionMapsSection.tsx';
+import { KeyShortcutsSection } from '../account-config/KeyShortcutsSection.tsx';
 import { accountSettingsPath } from './AccountsTable.tsx';
 
 const DATA_FIELDS = [
@@ -207,18 +211,23 @@ const AccountSettings = ({ account }: { account: Account }) => {
       <Section title="Account contact" id="account-contact">
         <AccountContactForm account={account} />
       </Section>
+      <Section title="Ingest formats" id={INGEST_FORMATS_SECTION_ID}>
+        <IngestFormatsSection accountId={account.id} canManage={access.canManage} />
+      </Section>
+      {access.canManage && (
+        <Section title="Extra data" id="extra-data">
+          <ExtraDataSection scope="accounts" id={account.id} canEdit />
+        </Section>
+      )}
+      <Section title="Keyboard expansion maps" id="keyboard-expansion-maps">
+        <KeyboardExpansionMapsSection account={account} canManage={access.canManage} />
+      </Section>
+      <Section title="Key shortcuts" id="key-shortcuts">
+        <KeyShortcutsSection context={{ accountId: account.id, siteId: account.siteId }} />
+      </Section>
     </Stack>
   );
 };
-
-const Section = ({ title, id, children }: { title: string; id: string; children: ReactNode }) => (
-  <Paper withBorder p="md" component="section" aria-labelledby={`${id}-title`}>
-    <Title order={3} id={`${id}-title`} mb="sm">
-      {title}
-    </Title>
-    {children}
-  </Paper>
-);
 
 /** spec1 §2 Edit-role dropdown: the site's roles by name; choosing one launches the editor as that role. */
 const EditAsRoleMenu = ({ account }: { account: Account }) => {

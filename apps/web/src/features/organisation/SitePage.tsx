@@ -1,20 +1,12 @@
-import { Alert, Badge, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Alert, Badge, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useSite, useSitePermissions } from '../../api/organisation.ts';
+import { Section } from '../../ui/Section.tsx';
+import { ExtraDataSection } from '../account-config/ExtraDataSection.tsx';
 import { AccountsTable } from '../accounts/AccountsTable.tsx';
 import { ManagersTable } from '../managers/ManagersTable.tsx';
 import { ImportUsersFromCsv } from '../user-import/ImportUsersFromCsv.tsx';
-
-const Section = ({ title, id, children }: { title: string; id: string; children: ReactNode }) => (
-  <Paper withBorder p="md" component="section" aria-labelledby={`${id}-title`}>
-    <Title order={3} id={`${id}-title`} mb="sm">
-      {title}
-    </Title>
-    {children}
-  </Paper>
-);
 
 /** `/site/{siteId}/`: the site, its accounts, and for its managers the users CSV import and site managers. */
 export const SitePage = () => {
@@ -60,6 +52,11 @@ export const SitePage = () => {
       {may?.canImportUsers && (
         <Section title="Users" id="site-users">
           <ImportUsersFromCsv siteId={id} />
+        </Section>
+      )}
+      {may?.canManageManagers && (
+        <Section title="Extra data" id="extra-data">
+          <ExtraDataSection scope="sites" id={id} canEdit />
         </Section>
       )}
       {may?.canManageManagers && (

@@ -2,6 +2,7 @@ import { Alert, Center, Divider, Paper, Stack, Title } from '@mantine/core';
 import { RESET_TYPES, type ResetType } from '@media/contract';
 import { useParams, useSearchParams } from 'react-router';
 import { useMe } from '../../api/auth.ts';
+import { ExtraDataSection } from '../account-config/ExtraDataSection.tsx';
 import { EmailNotificationSettings } from '../notifications/EmailNotificationSettings.tsx';
 import { ChangePasswordForm } from './ChangePasswordForm.tsx';
 import { SecondFactorSection } from './SecondFactorSection.tsx';
@@ -66,6 +67,11 @@ const OwnSettings = ({ userId }: { userId: number }) => {
             Email notification settings
           </Title>
           <EmailNotificationSettings userId={userId} />
+          <Divider />
+          <Title order={3} id="extra-data">
+            Extra data
+          </Title>
+          <ExtraDataSection scope="users" id={userId} canEdit />
         </>
       )}
     </Stack>
