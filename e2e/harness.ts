@@ -110,6 +110,24 @@ export const screenshot = async (page: Page, name: string) => {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 };
 
+/** Light and dark full-page screenshots of the page as it is now, taken from the top. */
+export const screenshots = async (page: Page, name: string) => {
+  // From the top, so the fixed header is not drawn half-way down a full-page picture.
+  await page.evaluate('window.scrollTo(0, 0)');
+  await page.waitForTimeout(300);
+  await screenshot(page, name);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForTimeout(300);
+  await screenshot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+};
+
+/** Picks an option of a Mantine select by its label. */
+export const choose = async (page: Page, field: ReturnType<Page['getByLabel']>, option: string) => {
+  await field.click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+};
+
 /** Signs in through the sign-in page. */
 export const signIn = async (page: Page, baseUrl: string, username: string, password: string) => {
   await page.goto(`${baseUrl}/login`);

@@ -1,21 +1,19 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { E2E_ADMIN_PASSWORD, newPage, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
+import {
+  E2E_ADMIN_PASSWORD,
+  newPage,
+  screenshot,
+  screenshots,
+  signIn,
+  useServerAndBrowser,
+} from '../harness.ts';
 
 const DEMO_PASSWORD = 'Demo-Passw0rd-1';
 
 const signedIn = async (page: Page, url: string, username: string, password = DEMO_PASSWORD) => {
   await signIn(page, url, username, password);
   await page.getByTestId('signed-in-user').waitFor();
-};
-
-/** Light and dark screenshots of the page as it is. */
-const screenshots = async (page: Page, name: string) => {
-  await screenshot(page, name);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.waitForTimeout(300);
-  await screenshot(page, `${name}-dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
 };
 
 describe('account users, invites, sessions, managers and the users CSV import', () => {

@@ -10,9 +10,17 @@ import {
   MSG_MAX_LENGTH,
   MSG_ORG_NAME_TAKEN,
 } from '@media/contract';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { E2E_ADMIN_PASSWORD, newPage, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
+import {
+  choose,
+  E2E_ADMIN_PASSWORD,
+  newPage,
+  screenshot,
+  screenshots,
+  signIn,
+  useServerAndBrowser,
+} from '../harness.ts';
 
 const DEMO_PASSWORD = 'Demo-Passw0rd-accounts';
 
@@ -41,24 +49,6 @@ const api = (context: BrowserContext, baseUrl: string) => {
     post: async (path: string, data: unknown) =>
       context.request.post(`${baseUrl}${path}`, { data, headers: { 'X-CSRFToken': await token() } }),
   };
-};
-
-/** Both colour schemes of the page as it is now. */
-const screenshots = async (page: Page, name: string) => {
-  // From the top, so the fixed header is not drawn half-way down a full-page picture.
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.waitForTimeout(300);
-  await screenshot(page, name);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.waitForTimeout(300);
-  await screenshot(page, `${name}-dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
-};
-
-/** Picks an option of a Mantine select by its label. */
-const choose = async (page: Page, field: ReturnType<Page['getByLabel']>, option: string) => {
-  await field.click();
-  await page.getByRole('option', { name: option, exact: true }).click();
 };
 
 describe('accounts and organisation pages', () => {

@@ -205,15 +205,17 @@ export const KeyShortcutsSection = ({ context }: { context: KeyShortcutContext }
           })}
         </Table.Tbody>
       </Table>
-      <Group justify="flex-end">
-        <SaveChangesButtons
-          dirty={dirty}
-          valid={rows.every((row) => row.name.trim() !== '')}
-          saving={save.isPending}
-          onSave={submit}
-          onDiscard={discard}
-        />
-      </Group>
+      {rows.some((row) => mayChange.has(row.level)) && (
+        <Group justify="flex-end">
+          <SaveChangesButtons
+            dirty={dirty}
+            valid={rows.every((row) => row.name.trim() !== '')}
+            saving={save.isPending}
+            onSave={submit}
+            onDiscard={discard}
+          />
+        </Group>
+      )}
     </Stack>
   );
 };
