@@ -1,11 +1,17 @@
 import { MSG_MANAGER_ROLE_NOT_SELECTABLE } from '@media/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../src/seed/factories.ts';
-import { buildTestApp, makeWorld, type TestApp, testDriver, type World } from './harness.ts';
+import {
+  buildTestApp,
+  type Collection,
+  type ErrorBody,
+  makeWorld,
+  type Results,
+  type TestApp,
+  testDriver,
+  type World,
+} from './harness.ts';
 
-type Results<T> = { results: T };
-type Collection<T> = { results: T[]; total: number; channel: string };
-type ErrorBody = { error: { message: string; code: string } };
 type AccountUser = {
   id: number;
   username: string;

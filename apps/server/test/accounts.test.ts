@@ -8,10 +8,17 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, workflows } from '../src/modules/organisation/tables.ts';
 import { grantAccountAccess, makeAccount, makeUser } from '../src/seed/factories.ts';
-import { buildTestApp, makeWorld, type TestApp, testDriver, type World } from './harness.ts';
+import {
+  buildTestApp,
+  type Collection,
+  type ErrorBody,
+  makeWorld,
+  type Results,
+  type TestApp,
+  testDriver,
+  type World,
+} from './harness.ts';
 
-type Results<T> = { results: T };
-type Collection<T> = { results: T[]; total: number; channel: string };
 type Account = {
   id: number;
   name: string;
@@ -24,7 +31,6 @@ type Account = {
   concurrentUserLimit: number | null;
   access: Record<string, boolean>;
 };
-type ErrorBody = { error: { message: string; code: string; fields?: Record<string, string> } };
 
 describe(`accounts (${testDriver()})`, () => {
   let t: TestApp;

@@ -5,10 +5,16 @@ import {
 } from '@media/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../src/seed/factories.ts';
-import { buildTestApp, type TestApp, type TestClient, type TestResponse, testDriver } from './harness.ts';
+import {
+  buildTestApp,
+  type ErrorBody,
+  type TestApp,
+  type TestClient,
+  type TestResponse,
+  testDriver,
+} from './harness.ts';
 
 type LoginBody = { results: { status: string; error: string } };
-type ErrorBody = { error: { code: string; message: string; fields?: Record<string, string> } };
 type LockoutsBody = { results: { kind: string; key: string; failures: number }[]; total: number };
 
 let addressCounter = 0;

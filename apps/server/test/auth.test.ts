@@ -7,6 +7,7 @@ import { grantAccountAccess, makeAccount, makeUser } from '../src/seed/factories
 import {
   ADMIN_TEST_PASSWORD,
   buildTestApp,
+  type ErrorBody,
   type TestApp,
   type TestClient,
   type TestResponse,
@@ -14,7 +15,6 @@ import {
 } from './harness.ts';
 
 type LoginBody = { results: { status: string; error: string } };
-type ErrorBody = { error: { code: string; message: string; fields?: Record<string, string> } };
 type MeBody = {
   results: { id: number; username: string; mfaEnabled: boolean; rights: Record<string, number[]> };
 };

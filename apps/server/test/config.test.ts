@@ -9,11 +9,17 @@ import {
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { columnSets, keyboardExpansionMaps, keyShortcutSets } from '../src/modules/config/tables.ts';
-import { buildTestApp, makeWorld, type TestApp, testDriver, type World } from './harness.ts';
+import {
+  buildTestApp,
+  type Collection,
+  type ErrorBody,
+  makeWorld,
+  type Results,
+  type TestApp,
+  testDriver,
+  type World,
+} from './harness.ts';
 
-type Results<T> = { results: T };
-type Collection<T> = { results: T[]; total: number; channel: string };
-type ErrorBody = { error: { message: string; code: string; fields?: Record<string, string> } };
 type KeySet = {
   id: number;
   name: string;

@@ -2,10 +2,9 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveEvents } from '../src/modules/events/tables.ts';
 import { grantAccountAccess, makeAccount, makeUser } from '../src/seed/factories.ts';
-import { buildTestApp, type TestApp, type TestClient, testDriver } from './harness.ts';
+import { buildTestApp, type ErrorBody, type TestApp, type TestClient, testDriver } from './harness.ts';
 
 type Updates = { results: { channel: string; timestamp: number; data: { modified: (string | number)[] } }[] };
-type ErrorBody = { error: { code: string; message: string } };
 
 const createEvent = async (client: TestClient) => {
   const response = await client.post<{ results: { eventId: string } }>('/api/events/create');

@@ -28,6 +28,11 @@ export const testDriver = (): 'pglite' | 'postgres' =>
 const createFreshPostgresDatabase = () =>
   createScratchPostgresDatabase(process.env.DATABASE_URL as string, 'test');
 
+/** The answer envelopes of DESIGN.md, as tests read them. */
+export type Results<T> = { results: T };
+export type Collection<T> = { results: T[]; total: number; channel: string };
+export type ErrorBody = { error: { message: string; code: string; fields?: Record<string, string> } };
+
 export type TestResponse<T = unknown> = {
   status: number;
   body: T;

@@ -3,17 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../src/seed/factories.ts';
 import {
   buildTestApp,
+  type Collection,
+  type ErrorBody,
   eventually,
   makeWorld,
+  type Results,
   readMailTexts,
   type TestApp,
   testDriver,
   type World,
 } from './harness.ts';
 
-type Results<T> = { results: T };
-type Collection<T> = { results: T[]; total: number; channel: string };
-type ErrorBody = { error: { message: string; code: string } };
 type Invite = { id: number; email: string; roleId: number };
 
 describe(`invites (${testDriver()})`, () => {

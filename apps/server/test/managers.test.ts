@@ -1,10 +1,16 @@
 import { MSG_ALREADY_MANAGER, MSG_LAST_ADMIN } from '@media/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../src/seed/factories.ts';
-import { buildTestApp, makeWorld, type TestApp, testDriver, type World } from './harness.ts';
+import {
+  buildTestApp,
+  type Collection,
+  type ErrorBody,
+  makeWorld,
+  type TestApp,
+  testDriver,
+  type World,
+} from './harness.ts';
 
-type Collection<T> = { results: T[]; total: number; channel: string };
-type ErrorBody = { error: { message: string; code: string } };
 type Manager = { id: number; username: string; emailverified: string; rolename: string | null };
 
 describe(`managers (${testDriver()})`, () => {

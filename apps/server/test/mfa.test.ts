@@ -14,10 +14,16 @@ import {
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../src/seed/factories.ts';
-import { buildTestApp, freshTotp, type TestApp, type TestClient, testDriver } from './harness.ts';
+import {
+  buildTestApp,
+  type ErrorBody,
+  freshTotp,
+  type TestApp,
+  type TestClient,
+  testDriver,
+} from './harness.ts';
 
 type LoginBody = { results: { status: string; error: string } };
-type ErrorBody = { error: { code: string; message: string; fields?: Record<string, string> } };
 type Status = { results: { enabled: boolean; pending: boolean; recoveryCodesLeft: number } };
 type Enrolment = { results: { secret: string; otpauthUri: string; qrCode: string } };
 type Confirmation = { results: { recoveryCodes: string[] } };

@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, makeWorld, type TestApp, testDriver, type World } from './harness.ts';
-
-type Results<T> = { results: T };
-type Collection<T> = { results: T[]; total: number; channel: string };
-type ErrorBody = { error: { message: string; code: string; fields?: Record<string, string> } };
+import {
+  buildTestApp,
+  type Collection,
+  type ErrorBody,
+  makeWorld,
+  type Results,
+  type TestApp,
+  testDriver,
+  type World,
+} from './harness.ts';
 
 describe(`resellers, site groups and sites (${testDriver()})`, () => {
   let t: TestApp;

@@ -4,9 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPasswordToken } from '../src/modules/passwords/service.ts';
 import { users } from '../src/modules/users/tables.ts';
 import { makeUser } from '../src/seed/factories.ts';
-import { buildTestApp, eventually, readMails, type TestApp, testDriver } from './harness.ts';
+import { buildTestApp, type ErrorBody, eventually, readMails, type TestApp, testDriver } from './harness.ts';
 
-type ErrorBody = { error: { code: string; message: string; fields?: Record<string, string> } };
 type MessageBody = { results: { message: string } };
 type Rules = Record<string, { enabled: boolean; value: number }>;
 

@@ -8,9 +8,8 @@ import {
 } from '@media/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../src/seed/factories.ts';
-import { buildTestApp, type TestApp, type TestClient, testDriver } from './harness.ts';
+import { buildTestApp, type ErrorBody, type TestApp, type TestClient, testDriver } from './harness.ts';
 
-type ErrorBody = { error: { code: string; message: string; fields?: Record<string, string> } };
 type MessageBody = { results: { message: string } };
 type Rules = Record<string, { enabled: boolean; value: number }>;
 type LoginBody = { results: { status: string; error: string } };

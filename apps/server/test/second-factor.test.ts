@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../src/seed/factories.ts';
-import { buildTestApp, freshTotp, type TestApp, testDriver } from './harness.ts';
+import { buildTestApp, type ErrorBody, freshTotp, type TestApp, testDriver } from './harness.ts';
 
 type LoginBody = { results: { status: string; error: string } };
 type Enrolment = { results: { secret: string; otpauthUri: string; qrCode: string } };
-type ErrorBody = { error: { code: string; message: string; fields?: Record<string, string> } };
 
 describe(`second factor (TOTP) (${testDriver()})`, () => {
   let t: TestApp;

@@ -5,11 +5,17 @@ import {
 } from '@media/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantAccountAccess, makeUser } from '../src/seed/factories.ts';
-import { buildTestApp, makeWorld, type TestApp, testDriver, type World } from './harness.ts';
+import {
+  buildTestApp,
+  type Collection,
+  type ErrorBody,
+  makeWorld,
+  type Results,
+  type TestApp,
+  testDriver,
+  type World,
+} from './harness.ts';
 
-type Results<T> = { results: T };
-type Collection<T> = { results: T[]; total: number; channel: string };
-type ErrorBody = { error: { message: string; code: string } };
 type Session = { id: string; sessionId: string; user: number; username: string; ip: string; status: string };
 
 describe(`account sessions and disconnection (${testDriver()})`, () => {

@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginFailures, sessions } from '../src/modules/auth/tables.ts';
 import { users } from '../src/modules/users/tables.ts';
 import { grantAccountAccess, makeAccount, makeUser } from '../src/seed/factories.ts';
-import { ADMIN_TEST_PASSWORD, buildTestApp, type TestApp, testDriver } from './harness.ts';
+import { ADMIN_TEST_PASSWORD, buildTestApp, type ErrorBody, type TestApp, testDriver } from './harness.ts';
 
 type LoginBody = { results: { status: string; error: string } };
-type ErrorBody = { error: { code: string; message: string } };
 
 describe(`sign-in and sessions (${testDriver()})`, () => {
   let t: TestApp;

@@ -10,17 +10,17 @@ import { users } from '../src/modules/users/tables.ts';
 import { makeUser } from '../src/seed/factories.ts';
 import {
   buildTestApp,
+  type Collection,
+  type ErrorBody,
   eventually,
   makeWorld,
+  type Results,
   readMailTexts,
   type TestApp,
   testDriver,
   type World,
 } from './harness.ts';
 
-type Results<T> = { results: T };
-type Collection<T> = { results: T[]; total: number; channel: string };
-type ErrorBody = { error: { message: string; code: string; fields?: Record<string, string> } };
 type Row = { fullname: string; email: string; username: string; success: boolean; message: string };
 
 describe(`users (${testDriver()})`, () => {
