@@ -88,7 +88,11 @@ describe('account configuration sections', () => {
     expect(href).toMatch(/^\/accounts\/evening-news\/generatekeyexpansion\?id=\d+$/);
     const xml = await context.request.get(`${base}${href}`);
     expect(await xml.text()).toContain('<expansion abbreviation="pm">Prime Minister</expansion>');
-    await choose(page, maps.locator('input[aria-label="Export Newsroom abbreviations to account"]'), 'sports-desk');
+    await choose(
+      page,
+      maps.locator('input[aria-label="Export Newsroom abbreviations to account"]'),
+      'sports-desk',
+    );
     await maps.getByLabel('New name for Newsroom abbreviations').fill('sports NAMES');
     await maps.getByText(MSG_KEY_MAP_NAME_IN_USE).waitFor();
     expect(await maps.getByRole('button', { name: 'Export' }).isDisabled()).toBe(true);
