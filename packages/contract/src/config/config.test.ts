@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  columnsInheritLabel,
+  columnsProblem,
+  formatPresets,
+  newColumn,
+  parsePresets,
+} from '../columns/defaults.ts';
+import {
   checkNewExtraDataKey,
   EXTRA_DATA_KEY_PREFIX,
   extraDataAddToggleText,
@@ -187,5 +194,44 @@ describe('keyboard expansion maps (spec1 §5)', () => {
     const xml = keyboardExpansionXml('A & B', [{ abbreviation: '<n>', text: 'news "now"' }]);
     expect(xml).toContain('<keyboardExpansionMap name="A &amp; B">');
     expect(xml).toContain('<expansion abbreviation="&lt;n&gt;">news &quot;now&quot;</expansion>');
+  });
+});
+
+describe('metadata columns (spec1 §5)', () => {
+  const column = (displayName: string, internalName: string) => ({ displayName, internalName });
+
+  it('blocks an empty list or a column without a name as incomplete', () => {
+    expect(columnsProblem([])).toBe('Metadata incomplete');
+    expect(columnsProblem([column('Reel', ' ')])).toBe('Metadata incomplete');
+    expect(columnsProblem([column('', 'reel')])).toBe('Metadata incomplete');
+  });
+
+  it('blocks a repeated display or internal name as duplicated', () => {
+    expect(columnsProblem([column('Reel', 'reel'), column('reel ', 'reel2')])).toBe('Metadata duplicated');
+    expect(columnsProblem([column('Reel', 'reel'), column('Tape', 'REEL')])).toBe('Metadata duplicated');
+    expect(columnsProblem([column('Reel', 'reel'), column('Tape', 'tape')])).toBeUndefined();
+  });
+
+  it('reads presets from a comma-separated list and writes them back', () => {
+    expect(parsePresets(' wide, close-up,, two shot ')).toEqual(['wide', 'close-up', 'two shot']);
+    fc.assert(
+      fc.property(fc.array(fc.string().filter((s) => s.trim() !== '' && !s.includes(','))), (presets) => {
+        const trimmed = presets.map((p) => p.trim());
+        expect(parsePresets(formatPresets(trimmed))).toEqual(trimmed);
+      }),
+    );
+  });
+
+  it('makes new columns with empty names and every flag off, and names the Default choice', () => {
+    expect(newColumn('file')).toEqual({
+      displayName: '',
+      internalName: '',
+      hidden: false,
+      searchable: false,
+      editable: false,
+    });
+    expect(newColumn('logging')).toMatchObject({ title: false, media: false, presets: [] });
+    expect(columnsInheritLabel('site')).toBe('Default (inherit from cloud)');
+    expect(columnsInheritLabel('account')).toBe('Default (inherit from site)');
   });
 });

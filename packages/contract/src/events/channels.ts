@@ -20,6 +20,7 @@ export const CHANNELS = {
   siteRoles: (siteId: number) => `sites/${siteId}/roles`,
   /** Extra data of an account, site or user: the scope is the path segment of its route. */
   extraData: (scope: 'accounts' | 'sites' | 'users', id: number) => `${scope}/${id}/extraData`,
+  columns: (scope: 'accounts' | 'sites', id: number) => `${scope}/${id}/columns`,
   ingestFormats: (accountId: number) => `accounts/${accountId}/ingestFormats`,
   keyboardExpansions: (accountId: number) => `accounts/${accountId}/keyboardExpansions`,
   keyShortcuts: 'cloud/keyShortcuts',

@@ -2,11 +2,13 @@ import type { KeyShortcutLevel } from '@media/contract';
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import {
+  columnSets,
   extraData,
   ingestFormats,
   keyboardExpansionMaps,
   keyShortcutDefaults,
   keyShortcutSets,
+  type StoredColumn,
 } from './tables.ts';
 
 export type ExtraDataOwner = { scope: 'account' | 'site' | 'user'; scopeId: number };
@@ -215,4 +217,35 @@ export const copyAccountConfiguration = async (db: DbOrTx, fromId: number, toId:
       { scope: 'account', scopeId: toId },
       copyOf.get(fromDefault.keyShortcutSetId) ?? fromDefault.keyShortcutSetId,
     );
+};
+
+export type ColumnScope = { scope: 'cloud' | 'site' | 'account'; scopeId: number | null };
+
+const ofColumnScope = ({ scope, scopeId }: ColumnScope, kind: 'file' | 'logging') =>
+  and(
+    eq(columnSets.scope, scope),
+    scopeId === null ? sql`${columnSets.scopeId} is null` : eq(columnSets.scopeId, scopeId),
+    eq(columnSets.kind, kind),
+  );
+
+export const findColumnSet = async (db: DbOrTx, owner: ColumnScope, kind: 'file' | 'logging') => {
+  const [row] = await db
+    .select({ columns: columnSets.columns, autoInherit: columnSets.autoInherit })
+    .from(columnSets)
+    .where(ofColumnScope(owner, kind));
+  return row;
+};
+
+export const saveColumnSet = async (
+  db: DbOrTx,
+  owner: ColumnScope,
+  kind: 'file' | 'logging',
+  set: { columns: StoredColumn[]; autoInherit: boolean },
+) => {
+  const updated = await db
+    .update(columnSets)
+    .set(set)
+    .where(ofColumnScope(owner, kind))
+    .returning({ id: columnSets.id });
+  if (!updated.length) await db.insert(columnSets).values({ ...owner, kind, ...set });
 };

@@ -1,6 +1,9 @@
 import {
   CHANNELS,
+  COLUMN_KINDS,
+  COLUMN_PATHS,
   collectionOf,
+  columnSetSchemas,
   defaultKeyShortcutSchema,
   EXTRA_DATA_SCOPES,
   extraDataSchema,
@@ -71,6 +74,74 @@ export const registerConfigRoutes = (fastify: FastifyInstance, ctx: AppContext, 
         ),
     );
   }
+
+  for (const scope of ['accounts', 'sites'] as const)
+    for (const kind of COLUMN_KINDS) {
+      const owner = (id: number) => ({ scope, id });
+      const setSchema = columnSetSchemas[kind];
+      app.get(
+        `/${scope}/:id/${COLUMN_PATHS[kind].own}`,
+        {
+          schema: {
+            tags: ['columns'],
+            description: `The ${kind} metadata columns of one of the ${scope}: its own, or what it inherits when autoInherit`,
+            params: idParamSchema,
+            response: { 200: resultsOf(setSchema) },
+          },
+        },
+        async (request) =>
+          results(
+            await service.getColumns({
+              ctx,
+              actor: requireActor(request),
+              owner: owner(request.params.id),
+              kind,
+            }),
+          ),
+      );
+      app.post(
+        `/${scope}/:id/${COLUMN_PATHS[kind].own}`,
+        {
+          schema: {
+            tags: ['columns'],
+            description: `Save the ${kind} metadata columns; with autoInherit the list becomes a copy of the defaults`,
+            params: idParamSchema,
+            body: setSchema,
+            response: { 200: resultsOf(setSchema) },
+          },
+        },
+        async (request) =>
+          results(
+            await service.saveColumns({
+              ctx,
+              actor: requireActor(request),
+              owner: owner(request.params.id),
+              kind,
+              set: request.body,
+            }),
+          ),
+      );
+      app.get(
+        `/${scope}/:id/${COLUMN_PATHS[kind].defaults}`,
+        {
+          schema: {
+            tags: ['columns'],
+            description: `The ${kind} metadata columns one of the ${scope} inherits (its site's, or the cloud's)`,
+            params: idParamSchema,
+            response: { 200: resultsOf(setSchema.shape.columns) },
+          },
+        },
+        async (request) =>
+          results(
+            await service.getDefaultColumns({
+              ctx,
+              actor: requireActor(request),
+              owner: owner(request.params.id),
+              kind,
+            }),
+          ),
+      );
+    }
 
   app.get(
     '/accounts/:id/ingestFormats',
