@@ -140,4 +140,43 @@ describe('account configuration sections', () => {
     await screenshots(page, 'account-config-editor');
     await context.close();
   });
+
+  it('makes a site custom metadata columns, refusing incomplete and duplicated lists, and its accounts inherit them', async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'london.manager', DEMO_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    const account = await apiGet<{ siteId: number }>(context, `${base}/api/accounts/byName/sports-desk`);
+    await page.goto(`${base}/site/${account.siteId}/`);
+    const columns = page.locator('section#metadata-columns');
+    await columns.getByLabel('Default (inherit from cloud)').waitFor();
+    expect(await columns.getByLabel('Default (inherit from cloud)').isChecked()).toBe(true);
+    expect(await columns.getByLabel('Display name of Disk label').isDisabled()).toBe(true);
+
+    await columns.getByLabel('Custom').check();
+    await columns.getByRole('button', { name: 'Delete Source locator' }).click();
+    await columns.getByRole('button', { name: 'Add column' }).click();
+    await columns.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByText('Metadata incomplete').first().waitFor();
+    await columns.getByLabel('Display name of column 4').fill('Disk label');
+    await columns.getByLabel('Key of Disk label').last().fill('reel');
+    await columns.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByText('Metadata duplicated').first().waitFor();
+    await columns.getByLabel('Display name of Disk label').last().fill('Reel');
+    await columns.getByLabel('Reel searchable').check();
+    await columns.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByText('Metadata columns have been saved successfully').waitFor();
+    await screenshots(page, 'site-metadata-columns');
+
+    await page.goto(`${base}/accounts/sports-desk/`);
+    const inherited = page.locator('section#metadata-columns');
+    await inherited.getByLabel('Default (inherit from site)').waitFor();
+    await expect
+      .poll(async () => inherited.getByRole('table', { name: 'File columns' }).locator('tbody tr').count())
+      .toBe(4);
+    expect(await inherited.getByLabel('Display name of Reel').inputValue()).toBe('Reel');
+    await inherited.getByRole('tab', { name: 'Logging columns' }).click();
+    expect(await inherited.getByLabel('Display name of Shot').inputValue()).toBe('Shot');
+    await context.close();
+  });
 });

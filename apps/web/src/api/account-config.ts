@@ -1,12 +1,15 @@
-import type {
-  AccountListItem,
-  ExtraData,
-  ExtraDataScope,
-  ExtraDataUpdate,
-  KeyboardExpansionMap,
-  KeyShortcutContext,
-  KeyShortcutLevel,
-  KeyShortcutSet,
+import {
+  type AccountListItem,
+  type AnyColumnSet,
+  COLUMN_PATHS,
+  type ColumnKind,
+  type ExtraData,
+  type ExtraDataScope,
+  type ExtraDataUpdate,
+  type KeyboardExpansionMap,
+  type KeyShortcutContext,
+  type KeyShortcutLevel,
+  type KeyShortcutSet,
 } from '@media/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from './client.ts';
@@ -130,3 +133,34 @@ export const useManagedAccounts = (searchText: string) =>
     },
     placeholderData: (previous) => previous,
   });
+
+export type ColumnOwner = { scope: 'accounts' | 'sites'; id: number };
+
+export const columnsKey = (owner: ColumnOwner, kind: ColumnKind) =>
+  ['columns', owner.scope, owner.id, kind] as const;
+
+/** The owner's own set (or what it inherits, when autoInherit) and the defaults it would inherit. */
+export const useColumns = (owner: ColumnOwner, kind: ColumnKind) =>
+  useQuery({
+    queryKey: columnsKey(owner, kind),
+    queryFn: async () => {
+      const base = `/api/${owner.scope}/${owner.id}`;
+      const [set, defaults] = await Promise.all([
+        apiFetch<AnyColumnSet>(`${base}/${COLUMN_PATHS[kind].own}`),
+        apiFetch<AnyColumnSet['columns']>(`${base}/${COLUMN_PATHS[kind].defaults}`),
+      ]);
+      return { ...set, defaults };
+    },
+  });
+
+export const useSaveColumns = (owner: ColumnOwner, kind: ColumnKind) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (set: AnyColumnSet) =>
+      apiFetch<AnyColumnSet>(`/api/${owner.scope}/${owner.id}/${COLUMN_PATHS[kind].own}`, {
+        method: 'POST',
+        body: set,
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['columns', owner.scope, owner.id] }),
+  });
+};

@@ -51,6 +51,7 @@ import { ExtraDataSection, INGEST_FORMATS_SECTION_ID } from '../account-config/E
 import { IngestFormatsSection } from '../account-config/IngestFormatsSection.tsx';
 import { KeyboardExpansionMapsSection } from '../account-config/KeyboardExpansionMapsSection.tsx';
 import { KeyShortcutsSection } from '../account-config/KeyShortcutsSection.tsx';
+import { MetadataColumnsSection } from '../account-config/MetadataColumnsSection.tsx';
 import { accountSettingsPath } from './AccountsTable.tsx';
 
 const DATA_FIELDS = [
@@ -210,6 +211,9 @@ const AccountSettings = ({ account }: { account: Account }) => {
       </Section>
       <Section title="Account contact" id="account-contact">
         <AccountContactForm account={account} />
+      </Section>
+      <Section title="Metadata columns" id="metadata-columns">
+        <MetadataColumnsSection owner={{ scope: 'accounts', id: account.id }} canEdit={access.canManage} />
       </Section>
       <Section title="Ingest formats" id={INGEST_FORMATS_SECTION_ID}>
         <IngestFormatsSection accountId={account.id} canManage={access.canManage} />

@@ -4,6 +4,7 @@ import { ApiError } from '../../api/client.ts';
 import { useSite, useSitePermissions } from '../../api/organisation.ts';
 import { Section } from '../../ui/Section.tsx';
 import { ExtraDataSection } from '../account-config/ExtraDataSection.tsx';
+import { MetadataColumnsSection } from '../account-config/MetadataColumnsSection.tsx';
 import { AccountsTable } from '../accounts/AccountsTable.tsx';
 import { ManagersTable } from '../managers/ManagersTable.tsx';
 import { ImportUsersFromCsv } from '../user-import/ImportUsersFromCsv.tsx';
@@ -52,6 +53,11 @@ export const SitePage = () => {
       {may?.canImportUsers && (
         <Section title="Users" id="site-users">
           <ImportUsersFromCsv siteId={id} />
+        </Section>
+      )}
+      {may?.canManageManagers && (
+        <Section title="Metadata columns" id="metadata-columns">
+          <MetadataColumnsSection owner={{ scope: 'sites', id }} canEdit />
         </Section>
       )}
       {may?.canManageManagers && (
