@@ -1,6 +1,7 @@
 import { DEFAULT_ROLES } from '@media/contract';
 import { and, asc, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { pageTotal } from '../../platform/db/paging.ts';
 import { users } from '../users/tables.ts';
 import { accountAccess, managerGrants, roles } from './tables.ts';
 
@@ -73,11 +74,14 @@ export const findAccountUsersPage = async (db: DbOrTx, accountId: number, offset
     .orderBy(asc(sql`lower(${users.username})`))
     .offset(offset)
     .limit(limit);
-  const [total] = await db
-    .select({ n: count() })
-    .from(accountAccess)
-    .where(eq(accountAccess.accountId, accountId));
-  return { rows, total: total?.n ?? 0 };
+  const total = await pageTotal({ rows: rows.length, offset, limit }, async () => {
+    const [all] = await db
+      .select({ n: count() })
+      .from(accountAccess)
+      .where(eq(accountAccess.accountId, accountId));
+    return all?.n ?? 0;
+  });
+  return { rows, total };
 };
 
 export const findAccess = async (db: DbOrTx, accountId: number, userIds: number[]) =>

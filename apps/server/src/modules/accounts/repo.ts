@@ -1,6 +1,7 @@
 import type { AccountsQuery } from '@media/contract';
 import { and, asc, count, desc, eq, gt, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { pageTotal } from '../../platform/db/paging.ts';
 import { searchTextContains } from '../../platform/db/search.ts';
 import { sessions } from '../auth/tables.ts';
 import {
@@ -44,14 +45,23 @@ export const findAccountsPage = async (db: DbOrTx, query: AccountsQuery, scope: 
     query.desc === '1' ? desc(sortColumn) : asc(sortColumn),
     ...(query.sort === 'name' ? [] : [asc(accounts.id)]),
   ];
-  const idsQuery = db.select({ id: accounts.id }).from(accounts);
-  const pageIds = (
-    await (query.sort === 'siteName' ? idsQuery.innerJoin(sites, eq(sites.id, accounts.siteId)) : idsQuery)
-      .where(where)
-      .orderBy(...order)
-      .offset(query.offset)
-      .limit(query.limit)
-  ).map((row) => row.id);
+  // A search sorts all its matches anyway, so counting them in the same pass costs nothing more; a plain
+  // list walks its index to the page and must not count the whole table that way.
+  const idsQuery = db
+    .select({
+      id: accounts.id,
+      matches: query.searchText ? sql<number>`(count(*) over ())::int` : sql<null>`null`,
+    })
+    .from(accounts);
+  const page = await (query.sort === 'siteName'
+    ? idsQuery.innerJoin(sites, eq(sites.id, accounts.siteId))
+    : idsQuery
+  )
+    .where(where)
+    .orderBy(...order)
+    .offset(query.offset)
+    .limit(query.limit);
+  const pageIds = page.map((row) => row.id);
   const details = pageIds.length
     ? await db
         .select({
@@ -69,8 +79,14 @@ export const findAccountsPage = async (db: DbOrTx, query: AccountsQuery, scope: 
     : [];
   const byId = new Map(details.map((row) => [row.id, row]));
   const rows = pageIds.map((id) => byId.get(id)).filter((row) => row !== undefined);
-  const [total] = await db.select({ n: count() }).from(accounts).where(where);
-  return { rows, total: total?.n ?? 0 };
+  const total = await pageTotal(
+    { rows: pageIds.length, offset: query.offset, limit: query.limit },
+    async () => {
+      const [all] = await db.select({ n: count() }).from(accounts).where(where);
+      return all?.n ?? 0;
+    },
+  );
+  return { rows, total };
 };
 
 export type AccountRow = Awaited<ReturnType<typeof findAccountRow>>;
