@@ -55,23 +55,37 @@ export const insertManagerGrant = async (
   await db.insert(managerGrants).values(grant).onConflictDoNothing();
 };
 
-export const accountUserColumns = {
-  id: users.id,
-  username: users.username,
-  fullname: users.fullname,
-  email: users.email,
-  roleId: accountAccess.roleId,
-  version: accountAccess.version,
-  skin: accountAccess.skin,
-};
-
+/**
+ * An account's users by user name. Each access row looks its user up by primary key: the LIMIT 1 (one
+ * row anyway, by primary key) keeps the lateral subquery from being flattened into a hash join, which
+ * reads the whole users table (twice as slow at 50,000 users, measured by bench/lists).
+ */
 export const findAccountUsersPage = async (db: DbOrTx, accountId: number, offset: number, limit: number) => {
+  const user = db
+    .select({
+      username: users.username,
+      fullname: users.fullname,
+      email: users.email,
+      sortKey: sql<string>`lower(${users.username})`.as('sort_key'),
+    })
+    .from(users)
+    .where(eq(users.id, accountAccess.userId))
+    .limit(1)
+    .as('account_user');
   const rows = await db
-    .select(accountUserColumns)
+    .select({
+      id: accountAccess.userId,
+      username: user.username,
+      fullname: user.fullname,
+      email: user.email,
+      roleId: accountAccess.roleId,
+      version: accountAccess.version,
+      skin: accountAccess.skin,
+    })
     .from(accountAccess)
-    .innerJoin(users, eq(users.id, accountAccess.userId))
+    .innerJoinLateral(user, sql`true`)
     .where(eq(accountAccess.accountId, accountId))
-    .orderBy(asc(sql`lower(${users.username})`))
+    .orderBy(asc(user.sortKey))
     .offset(offset)
     .limit(limit);
   const total = await pageTotal({ rows: rows.length, offset, limit }, async () => {
