@@ -132,6 +132,22 @@ describe('account configuration sections', () => {
     await page.getByRole('heading', { name: 'Key shortcuts' }).waitFor();
     expect(await page.getByRole('button', { name: 'Add format' }).count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'Extra data' }).count()).toBe(0);
+    const onThisPage = page.getByRole('navigation', { name: 'On this page' });
+    expect(await onThisPage.getByRole('link').allTextContents()).toEqual([
+      'Account data',
+      'Account contact',
+      'Metadata columns',
+      'Ingest formats',
+      'Keyboard expansion maps',
+      'Key shortcuts',
+    ]);
+    await onThisPage.getByRole('link', { name: 'Key shortcuts' }).click();
+    await expect.poll(() => new URL(page.url()).hash).toBe('#key-shortcuts');
+    await expect
+      .poll(() =>
+        page.getByRole('heading', { name: 'Key shortcuts' }).evaluate((h) => h.getBoundingClientRect().top),
+      )
+      .toBeGreaterThan(56);
     expect(await page.locator('input[aria-label="Frame rate of format 1"]').isDisabled()).toBe(true);
     expect(
       await page.locator('section#keyboard-expansion-maps').getByRole('button', { name: 'Export' }).count(),

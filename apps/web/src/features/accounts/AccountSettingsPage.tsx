@@ -45,7 +45,7 @@ import { useLiveChannel } from '../../api/live.ts';
 import { ALL_ROWS, useOrgList } from '../../api/organisation.ts';
 import { showAlert } from '../../ui/alerts.tsx';
 import { FormButtons } from '../../ui/FormButtons.tsx';
-import { Section } from '../../ui/Section.tsx';
+import { Section, SectionLinks } from '../../ui/Section.tsx';
 import { useSaveState } from '../../ui/useSaveState.ts';
 import { ExtraDataSection, INGEST_FORMATS_SECTION_ID } from '../account-config/ExtraDataSection.tsx';
 import { IngestFormatsSection } from '../account-config/IngestFormatsSection.tsx';
@@ -206,6 +206,17 @@ const AccountSettings = ({ account }: { account: Account }) => {
       {!access.canManage && (
         <Alert color="blue">You can see this account's settings; only its managers can change them.</Alert>
       )}
+      <SectionLinks
+        sections={[
+          { id: 'account-data', title: 'Account data' },
+          { id: 'account-contact', title: 'Account contact' },
+          { id: 'metadata-columns', title: 'Metadata columns' },
+          { id: INGEST_FORMATS_SECTION_ID, title: 'Ingest formats' },
+          ...(access.canManage ? [{ id: 'extra-data', title: 'Extra data' }] : []),
+          { id: 'keyboard-expansion-maps', title: 'Keyboard expansion maps' },
+          { id: 'key-shortcuts', title: 'Key shortcuts' },
+        ]}
+      />
       <Section title="Account data" id="account-data">
         <AccountDataForm account={account} />
       </Section>
