@@ -22,6 +22,7 @@ import { registerNotificationRoutes } from './modules/notifications/routes.ts';
 import { registerOrganisationRoutes } from './modules/organisation/routes.ts';
 import { registerPasswordRoutes } from './modules/passwords/routes.ts';
 import { registerSessionRoutes } from './modules/sessions/routes.ts';
+import { registerUploadRoutes } from './modules/uploads/routes.ts';
 import { registerUserRoutes } from './modules/users/routes.ts';
 import type { Actor } from './platform/auth/actor.ts';
 import { SESSION_COOKIE, SessionStore } from './platform/auth/sessions.ts';
@@ -177,6 +178,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerSessionRoutes(api, ctx, services);
       registerManagerRoutes(api, ctx, services);
       registerConfigRoutes(api, ctx, services);
+      await registerUploadRoutes(api, ctx, services);
     },
     { prefix: '/api' },
   );

@@ -256,3 +256,22 @@ export const freshTotp = async (secret: string) => {
   lastTotpStep.set(secret, step);
   return generate({ secret, epoch: step * TOTP_PERIOD_SECONDS });
 };
+
+/** A multipart/form-data body with one file part, as a browser's upload sends it. */
+export const multipartFile = (options: {
+  field?: string;
+  fileName: string;
+  content: string | Buffer;
+  type?: string;
+}) => {
+  const boundary = `----media-test-${Math.random().toString(36).slice(2)}`;
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="${options.field ?? 'uploadfile'}"; filename="${options.fileName}"\r\nContent-Type: ${options.type ?? 'application/octet-stream'}\r\n\r\n`;
+  return {
+    body: Buffer.concat([
+      Buffer.from(head),
+      Buffer.from(options.content),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+};

@@ -35,6 +35,7 @@ export * from './passwords/rules.ts';
 export * from './passwords/schemas.ts';
 export * from './rights/rights.ts';
 export * from './save-state/save-state.ts';
+export * from './uploads/uploads.ts';
 export * from './users/schemas.ts';
 export * from './widgets/drag-select.ts';
 export * from './widgets/ring.ts';

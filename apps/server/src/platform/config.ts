@@ -56,6 +56,11 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9-]+$/)
     .default('X-CSRFToken'),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(20 * 1024 ** 3),
   SECRET_KEY: z
     .string()
     .optional()
@@ -87,6 +92,8 @@ export type Config = {
   csrfHeaderName: string;
   /** Key of the HMACs that bind anti-forgery tokens to sessions; from SECRET_KEY or generated into DATA_DIR. */
   secretKey: string | undefined;
+  /** The largest file one upload may carry (UPLOAD_MAX_BYTES, default 20 GiB). */
+  uploadMaxBytes: number;
   /** Serve the built web app from this folder, when it exists. */
   webDist: string;
 };
@@ -123,6 +130,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     csrfCookieName: e.CSRF_COOKIE_NAME,
     csrfHeaderName: e.CSRF_HEADER_NAME,
     secretKey: e.SECRET_KEY,
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     webDist: path.resolve(import.meta.dirname, '../../../web/dist'),
   };
 };

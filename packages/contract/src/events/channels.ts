@@ -21,6 +21,7 @@ export const CHANNELS = {
   /** Extra data of an account, site or user: the scope is the path segment of its route. */
   extraData: (scope: 'accounts' | 'sites' | 'users', id: number) => `${scope}/${id}/extraData`,
   columns: (scope: 'accounts' | 'sites', id: number) => `${scope}/${id}/columns`,
+  uploads: (accountId: number) => `accounts/${accountId}/uploads`,
   ingestFormats: (accountId: number) => `accounts/${accountId}/ingestFormats`,
   keyboardExpansions: (accountId: number) => `accounts/${accountId}/keyboardExpansions`,
   keyShortcuts: 'cloud/keyShortcuts',

@@ -6,12 +6,15 @@ import {
   PERMISSIONS,
   type RightsSnapshot,
 } from '@media/contract';
+import { and, eq } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { findAncestry, requireRight, visibleSiteIds } from '../../platform/permissions.ts';
+import { sessions } from '../auth/tables.ts';
 import * as repo from './repo.ts';
+import { accountAccess, roles } from './tables.ts';
 
 export const listRoles = async (options: { db: Db; actor: Actor; offset: number; limit: number }) => {
   // Any signed-in user may read the role names; the actor's presence is the check.
@@ -124,4 +127,28 @@ export const removeAccess = async (options: {
   await repo.deleteAccess(ctx.db, accountId, userId);
   await ctx.publish(CHANNELS.userAccess(accountId), [userId]);
   return { ok: true as const };
+};
+
+/**
+ * The permissions of the actor's role in an account (spec1 §7 permissions list): the role the session
+ * acts as there (Edit as role), else the user's own; none without access.
+ */
+export const accountPermissions = async (
+  db: DbOrTx,
+  actor: Actor,
+  accountId: number,
+): Promise<ReadonlySet<string>> => {
+  const [session] = await db
+    .select({ accountId: sessions.accountId, actingRoleId: sessions.actingRoleId })
+    .from(sessions)
+    .where(eq(sessions.idHash, actor.sessionIdHash));
+  const acting = session?.accountId === accountId ? session.actingRoleId : null;
+  const [row] = acting
+    ? await db.select({ permissions: roles.permissions }).from(roles).where(eq(roles.id, acting))
+    : await db
+        .select({ permissions: roles.permissions })
+        .from(accountAccess)
+        .innerJoin(roles, eq(roles.id, accountAccess.roleId))
+        .where(and(eq(accountAccess.accountId, accountId), eq(accountAccess.userId, actor.userId)));
+  return new Set(row?.permissions ?? []);
 };

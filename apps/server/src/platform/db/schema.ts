@@ -7,4 +7,5 @@ export * from '../../modules/mfa/tables.ts';
 export * from '../../modules/notifications/tables.ts';
 export * from '../../modules/organisation/tables.ts';
 export * from '../../modules/passwords/tables.ts';
+export * from '../../modules/uploads/tables.ts';
 export * from '../../modules/users/tables.ts';

@@ -1,0 +1,135 @@
+import type { Readable } from 'node:stream';
+import {
+  CHANNELS,
+  ERROR_CODES,
+  fileExtension,
+  hasRight,
+  ingestFormatsProblem,
+  isCsvFileName,
+  MSG_UPLOAD_NO_FILE,
+  MSG_UPLOAD_TOO_LARGE,
+  MSG_UPLOAD_TYPE_REFUSED,
+  UPLOAD_KINDS,
+  type UploadKind,
+  type UploadQuery,
+  webUploadKindOf,
+} from '@media/contract';
+import type { Actor } from '../../platform/auth/actor.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { requireRight } from '../../platform/permissions.ts';
+import { storeStream } from '../../platform/storage.ts';
+import { accountPermissions } from '../access/service.ts';
+import * as repo from './repo.ts';
+
+/** What a route hands over: the file part of the request, read only after the rights are checked. */
+export type IncomingFile = {
+  fileName: string;
+  contentType: string;
+  stream: Readable & { truncated?: boolean };
+};
+
+const toUpload = (row: NonNullable<Awaited<ReturnType<typeof repo.findUpload>>>) => ({
+  ...row,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** Web upload: the account's managers, and users whose role may upload (canUpload). */
+const requireWebUploadRight = async (ctx: AppContext, actor: Actor, accountId: number) => {
+  const ancestry = await requireRight(ctx.db, actor, 'account.use', { kind: 'account', id: accountId });
+  if (hasRight(await actor.rights(), 'account.manage', ancestry)) return;
+  if (!(await accountPermissions(ctx.db, actor, accountId)).has('canUpload')) throw forbidden();
+};
+
+const tooLarge = (maxBytes: number) => new AppError(ERROR_CODES.tooLarge, MSG_UPLOAD_TOO_LARGE(maxBytes));
+
+/**
+ * Stores one uploaded file of an account and records it. The rights are checked before the file is
+ * read; a refused type is refused before a byte is stored; a file over the limit is discarded.
+ */
+export const receiveUpload = async (options: {
+  ctx: AppContext;
+  actor: Actor;
+  accountId: number;
+  target: 'web' | 'metadataMapping';
+  query: UploadQuery;
+  readFile: () => Promise<IncomingFile | undefined>;
+}) => {
+  const { ctx, actor, accountId, target, query } = options;
+  if (target === 'web') await requireWebUploadRight(ctx, actor, accountId);
+  else await requireRight(ctx.db, actor, 'account.manage', { kind: 'account', id: accountId });
+  if (query.format && ingestFormatsProblem([query.format]))
+    throw badRequest(ingestFormatsProblem([query.format]) as string);
+  const file = await options.readFile();
+  if (!file) throw badRequest(MSG_UPLOAD_NO_FILE);
+  const kind: UploadKind | undefined =
+    target === 'web'
+      ? webUploadKindOf(file.fileName)
+      : isCsvFileName(file.fileName)
+        ? 'metadataMapping'
+        : undefined;
+  if (!kind) {
+    file.stream.resume();
+    throw new AppError(
+      ERROR_CODES.unsupportedMediaType,
+      MSG_UPLOAD_TYPE_REFUSED(`.${fileExtension(file.fileName)}`),
+    );
+  }
+  let stored: Awaited<ReturnType<typeof storeStream>>;
+  try {
+    stored = await storeStream({
+      dataDir: ctx.config.dataDir,
+      folder: `media/accounts/${accountId}/${kind === 'metadataMapping' ? 'metadata-mappings' : 'uploads'}`,
+      fileName: file.fileName,
+      stream: file.stream,
+      check: () => {
+        if (file.stream.truncated) throw tooLarge(ctx.config.uploadMaxBytes);
+      },
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw tooLarge(ctx.config.uploadMaxBytes);
+    throw error;
+  }
+  let id: number;
+  try {
+    id = await repo.insertUpload(ctx.db, {
+      accountId,
+      userId: actor.userId,
+      kind,
+      name: query.uploadname,
+      fileName: file.fileName,
+      location: query.location ?? '',
+      format: query.format ?? null,
+      aspect: query.aspect ?? null,
+      size: stored.size,
+      contentType: file.contentType,
+      storagePath: stored.relativePath,
+    });
+  } catch (error) {
+    await stored.remove();
+    throw error;
+  }
+  await ctx.publish(CHANNELS.uploads(accountId), [id]);
+  const row = await repo.findUpload(ctx.db, id);
+  if (!row) throw notFound('Upload');
+  return toUpload(row);
+};
+
+export const listUploads = async (options: {
+  ctx: AppContext;
+  actor: Actor;
+  accountId: number;
+  kind?: UploadKind;
+  offset: number;
+  limit: number;
+}) => {
+  const { ctx, actor, accountId } = options;
+  const ancestry = await requireRight(ctx.db, actor, 'account.use', { kind: 'account', id: accountId });
+  // Metadata mappings are the managers' (spec1 §1: managers import metadata); the rest any account user's.
+  const manager = hasRight(await actor.rights(), 'account.manage', ancestry);
+  if (options.kind === 'metadataMapping' && !manager) throw forbidden();
+  const kinds = options.kind ? [options.kind] : manager ? UPLOAD_KINDS : (['media', 'document'] as const);
+  const page = await repo.findUploadsPage(ctx.db, { ...options, kinds });
+  return { rows: page.rows.map(toUpload), total: page.total };
+};

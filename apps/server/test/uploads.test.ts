@@ -1,0 +1,177 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { MSG_UPLOAD_NO_FILE } from '@media/contract';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uploads } from '../src/modules/uploads/tables.ts';
+import { grantAccountAccess, makeUser } from '../src/seed/factories.ts';
+import {
+  buildTestApp,
+  type Collection,
+  type ErrorBody,
+  makeWorld,
+  multipartFile,
+  type Results,
+  type TestApp,
+  testDriver,
+  type World,
+} from './harness.ts';
+
+type Upload = {
+  id: number;
+  kind: string;
+  name: string;
+  fileName: string;
+  size: number;
+  location: string;
+  uploadedBy: string;
+};
+
+describe(`uploads (${testDriver()})`, () => {
+  let t: TestApp;
+  let w: World;
+  beforeAll(async () => {
+    t = await buildTestApp({ UPLOAD_MAX_BYTES: '1000' });
+    w = await makeWorld(t);
+  });
+  afterAll(() => t.close());
+
+  const send = <T>(
+    client: World['admin']['client'],
+    url: string,
+    file: Parameters<typeof multipartFile>[0],
+  ) => {
+    const { body, headers } = multipartFile(file);
+    return client.request<T>({ method: 'POST', url, body, headers });
+  };
+  const webUpload = (
+    id: number,
+    query = 'uploadname=Interview&format=PAL_wide&aspect=wide&location=File%20Uploads%2F2026-11-23',
+  ) => `/api/accounts/${id}/uploads?${query}`;
+  const storedFiles = () => {
+    const folder = path.join(t.ctx.config.dataDir, 'media', 'accounts', String(w.account.id), 'uploads');
+    return fs.existsSync(folder) ? fs.readdirSync(folder) : [];
+  };
+
+  it('stores a media file of an editor with its options, outside the web root, and lists it', async () => {
+    const sent = await send<Results<Upload>>(w.editor.client, webUpload(w.account.id), {
+      fileName: 'interview.mov',
+      content: 'not really a movie',
+      type: 'video/quicktime',
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body.results).toMatchObject({
+      kind: 'media',
+      name: 'Interview',
+      fileName: 'interview.mov',
+      size: 18,
+      location: 'File Uploads/2026-11-23',
+      format: 'PAL_wide',
+      aspect: 'wide',
+      uploadedBy: w.editor.user.username,
+      status: 'received',
+    });
+    const [row] = await t.ctx.db.select().from(uploads).where(eq(uploads.id, sent.body.results.id));
+    const stored = path.join(t.ctx.config.dataDir, row?.storagePath ?? '');
+    expect(stored.startsWith(path.join(t.ctx.config.dataDir, 'media'))).toBe(true);
+    expect(fs.readFileSync(stored, 'utf8')).toBe('not really a movie');
+    const list = await w.editor.client.get<Collection<Upload>>(`/api/accounts/${w.account.id}/uploads`);
+    expect(list.body.results.map((u) => u.fileName)).toEqual(['interview.mov']);
+    expect(list.body.channel).toBe(`accounts/${w.account.id}/uploads`);
+    const doc = await send<Results<Upload>>(
+      w.accountManager.client,
+      webUpload(w.account.id, 'uploadname=Script'),
+      {
+        fileName: 'script.PDF',
+        content: '%PDF',
+      },
+    );
+    expect(doc.body.results).toMatchObject({ kind: 'document', location: '' });
+  });
+
+  it('refuses a file type (415), a file over the limit (413) and no file (400), storing nothing', async () => {
+    const before = storedFiles().length;
+    const exe = await send<ErrorBody>(w.editor.client, webUpload(w.account.id), {
+      fileName: 'setup.exe',
+      content: 'MZ',
+    });
+    expect(exe.status).toBe(415);
+    expect(exe.body.error.message).toBe('Files of type .exe cannot be uploaded here');
+    const big = await send<ErrorBody>(w.editor.client, webUpload(w.account.id), {
+      fileName: 'big.mp4',
+      content: Buffer.alloc(1001, 1),
+    });
+    expect(big.status).toBe(413);
+    expect(big.body.error.message).toBe('The file is larger than the 1000 bytes allowed');
+    const wrongField = await send<ErrorBody>(w.editor.client, webUpload(w.account.id), {
+      field: 'file',
+      fileName: 'a.mov',
+      content: 'x',
+    });
+    expect(wrongField.status).toBe(400);
+    expect(wrongField.body.error.message).toBe(MSG_UPLOAD_NO_FILE);
+    const json = await w.editor.client.post<ErrorBody>(webUpload(w.account.id), { uploadfile: 'x' });
+    expect(json.status).toBe(400);
+    const noName = await send<ErrorBody>(w.editor.client, webUpload(w.account.id, 'format=PAL_wide'), {
+      fileName: 'a.mov',
+      content: 'x',
+    });
+    expect(noName.status).toBe(400);
+    const badFormat = await send<ErrorBody>(
+      w.editor.client,
+      webUpload(w.account.id, 'uploadname=A&format=SECAM'),
+      {
+        fileName: 'a.mov',
+        content: 'x',
+      },
+    );
+    expect(badFormat.body.error.message).toBe('Unknown ingest format: SECAM');
+    expect(storedFiles().length).toBe(before);
+    expect(fs.readdirSync(path.join(t.ctx.config.dataDir, 'tmp'))).toEqual([]);
+    const rows = await t.ctx.db.select().from(uploads).where(eq(uploads.accountId, w.account.id));
+    expect(rows).toHaveLength(2);
+  });
+
+  it('lets only roles with canUpload and managers upload, and only managers send or see metadata mappings', async () => {
+    const viewer = await makeUser(t.ctx.db);
+    await grantAccountAccess(t.ctx.db, viewer.id, w.account.id, 'Viewer');
+    const viewerClient = await t.client().signIn(viewer.username, viewer.password as string);
+    expect(
+      (await send(viewerClient, webUpload(w.account.id), { fileName: 'a.mov', content: 'x' })).status,
+    ).toBe(403);
+    expect(
+      (await send(w.outsider.client, webUpload(w.account.id), { fileName: 'a.mov', content: 'x' })).status,
+    ).toBe(403);
+    expect((await send(w.admin.client, webUpload(999999), { fileName: 'a.mov', content: 'x' })).status).toBe(
+      404,
+    );
+    expect(
+      (await send(t.client(), webUpload(w.account.id), { fileName: 'a.mov', content: 'x' })).status,
+    ).toBe(401);
+
+    const mappingUrl = `/api/accounts/${w.account.id}/metadataMappings?uploadname=Reels`;
+    const mapping = await send<Results<Upload>>(w.accountManager.client, mappingUrl, {
+      fileName: 'reels.csv',
+      content: 'reel,title\n1,Intro\n',
+      type: 'text/csv',
+    });
+    expect(mapping.status).toBe(200);
+    expect(mapping.body.results).toMatchObject({ kind: 'metadataMapping', name: 'Reels' });
+    expect(
+      (await send(w.accountManager.client, mappingUrl, { fileName: 'reels.xlsx', content: 'x' })).status,
+    ).toBe(415);
+    expect((await send(w.editor.client, mappingUrl, { fileName: 'reels.csv', content: 'x' })).status).toBe(
+      403,
+    );
+    const managerList = await w.accountManager.client.get<Collection<Upload>>(
+      `/api/accounts/${w.account.id}/uploads?kind=metadataMapping`,
+    );
+    expect(managerList.body.results.map((u) => u.fileName)).toEqual(['reels.csv']);
+    expect(
+      (await w.editor.client.get(`/api/accounts/${w.account.id}/uploads?kind=metadataMapping`)).status,
+    ).toBe(403);
+    const editorAll = await w.editor.client.get<Collection<Upload>>(`/api/accounts/${w.account.id}/uploads`);
+    expect(editorAll.body.results.map((u) => u.kind)).not.toContain('metadataMapping');
+    expect((await w.editor.client.get(`/api/accounts/${w.account.id}/uploads?kind=other`)).status).toBe(400);
+  });
+});
