@@ -68,6 +68,18 @@ export const router = createBrowserRouter([
           Component: (await import('../features/account-users/AccountUsersPage.tsx')).AccountUsersPage,
         }),
       },
+      {
+        path: 'accounts/:accountName/webupload',
+        lazy: async () => ({
+          Component: (await import('../features/uploads/WebUploadPage.tsx')).WebUploadPage,
+        }),
+      },
+      {
+        path: 'accounts/:accountName/metaupload',
+        lazy: async () => ({
+          Component: (await import('../features/uploads/MetadataUploadPage.tsx')).MetadataUploadPage,
+        }),
+      },
       { path: '*', Component: NotFoundPage },
     ],
   },

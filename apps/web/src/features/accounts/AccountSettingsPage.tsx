@@ -191,6 +191,14 @@ const AccountSettings = ({ account }: { account: Account }) => {
           <Button component={Link} to={`${accountSettingsPath(account.name)}users`} variant="default">
             Users
           </Button>
+          <Button component={Link} to={`${accountSettingsPath(account.name)}webupload`} variant="default">
+            Web upload
+          </Button>
+          {access.canManage && (
+            <Button component={Link} to={`${accountSettingsPath(account.name)}metaupload`} variant="default">
+              Metadata upload
+            </Button>
+          )}
           {access.canManage && (
             <Button
               component={Link}

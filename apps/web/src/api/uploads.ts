@@ -1,0 +1,94 @@
+import {
+  type ErrorBody,
+  MSG_UNEXPECTED_RESPONSE,
+  UPLOAD_PERMANENT_ERROR_STATUSES,
+  type Upload,
+  type UploadKind,
+} from '@media/contract';
+import { useQuery } from '@tanstack/react-query';
+import { apiFetch, relogin } from './client.ts';
+import { appSettings } from './settings.ts';
+
+type Collection<T> = { results: T[]; total: number; channel: string };
+
+export const uploadsKey = (accountId: number, kind?: UploadKind) =>
+  ['uploads', accountId, kind ?? 'web'] as const;
+
+export const useUploads = (
+  accountId: number,
+  kind: UploadKind | undefined,
+  page: { offset: number; limit: number },
+) =>
+  useQuery({
+    queryKey: [...uploadsKey(accountId, kind), page],
+    queryFn: () => {
+      const query = new URLSearchParams({ offset: String(page.offset), limit: String(page.limit) });
+      if (kind) query.set('kind', kind);
+      return apiFetch<Collection<Upload>>(`/api/accounts/${accountId}/uploads?${query}`, { raw: true });
+    },
+    placeholderData: (previous) => previous,
+  });
+
+export class UploadError extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** What an upload answered: the stored upload, or a page the server wants opened (spec1 §4 'redirect {url}'). */
+export type UploadOutcome = { upload: Upload } | { redirect: string };
+
+const readCookie = (name: string) => {
+  const part = document.cookie.split('; ').find((p) => p.startsWith(`${name}=`));
+  return part ? decodeURIComponent(part.slice(name.length + 1)) : undefined;
+};
+
+const sendOnce = (url: string, file: File, onProgress: (fraction: number) => void) =>
+  new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    const { csrfCookieName, csrfHeaderName } = appSettings();
+    const token = readCookie(csrfCookieName);
+    if (token) xhr.setRequestHeader(csrfHeaderName, token);
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
+    xhr.onerror = () => reject(new UploadError('The connection to the cloud was lost', false));
+    const form = new FormData();
+    form.append('uploadfile', file, file.name);
+    xhr.send(form);
+  });
+
+/**
+ * One file as multipart field uploadfile, with progress (fetch cannot report upload progress). A 401
+ * opens the re-login dialog and sends again; the permanent statuses of spec1 §5 are not worth a retry.
+ */
+export const uploadFile = async (
+  url: string,
+  file: File,
+  onProgress: (fraction: number) => void,
+): Promise<UploadOutcome> => {
+  for (;;) {
+    const { status, text } = await sendOnce(url, file, onProgress);
+    const redirect = /^redirect (\S+)/.exec(text.trim());
+    if (redirect?.[1]) return { redirect: redirect[1] };
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new UploadError(MSG_UNEXPECTED_RESPONSE, UPLOAD_PERMANENT_ERROR_STATUSES.includes(status));
+    }
+    if (status >= 200 && status < 300) return { upload: (body as { results: Upload }).results };
+    const message = (body as Partial<ErrorBody>).error?.message ?? MSG_UNEXPECTED_RESPONSE;
+    if (status === 401) {
+      await relogin.request(message);
+      continue;
+    }
+    throw new UploadError(message, UPLOAD_PERMANENT_ERROR_STATUSES.includes(status));
+  }
+};

@@ -1,0 +1,48 @@
+import { Alert, Anchor, Loader, Stack, Text, Title } from '@mantine/core';
+import type { Account } from '@media/contract';
+import type { ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import { useAccountByName } from '../../api/accounts.ts';
+import { ApiError } from '../../api/client.ts';
+import { accountSettingsPath } from '../accounts/AccountsTable.tsx';
+
+/** The account of an `/accounts/{accountName}/…` upload page, with its loading and error states. */
+export const UploadPageFrame = ({
+  title,
+  children,
+}: {
+  title: string;
+  children: (account: Account) => ReactNode;
+}) => {
+  const { accountName = '' } = useParams();
+  const account = useAccountByName(accountName);
+  if (account.isPending) return <Loader aria-label="Loading" />;
+  if (account.isError) {
+    const missing = account.error instanceof ApiError && account.error.status === 404;
+    return (
+      <Alert color="red" role="alert" title={missing ? 'Account not found' : undefined}>
+        {missing
+          ? `There is no account named "${accountName}" that you can see.`
+          : `An error occurred while fetching the data: ${account.error.message}`}
+      </Alert>
+    );
+  }
+  return (
+    <Stack maw={1100}>
+      <div>
+        <Title order={2}>{title}</Title>
+        <Text c="dimmed" size="sm">
+          Account{' '}
+          <Anchor component={Link} to={accountSettingsPath(account.data.name)} size="sm">
+            {account.data.name}
+          </Anchor>
+        </Text>
+      </div>
+      {children(account.data)}
+    </Stack>
+  );
+};
+
+/** spec1 §5: several files at once only where the browser can (not on iOS, nor without file APIs). */
+export const canChooseSeveralFiles = () =>
+  typeof window !== 'undefined' && 'FileReader' in window && !/iPad|iPhone|iPod/.test(navigator.userAgent);

@@ -1,0 +1,88 @@
+import { defaultUploadLocation, MSG_METADATA_MAPPING_TARGET } from '@media/contract';
+import { describe, expect, it } from 'vitest';
+import { newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
+
+const DEMO_PASSWORD = 'Demo-Passw0rd-uploads';
+const MAX_BYTES = 100_000;
+
+describe('web upload and metadata upload pages', () => {
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD, UPLOAD_MAX_BYTES: String(MAX_BYTES) });
+
+  it('uploads media one file at a time with its name and options, shows refusals and failures, and lists them', async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'evening-news.editor', DEMO_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    await page.goto(`${base}/accounts/evening-news/`);
+    await page.getByRole('link', { name: 'Web upload' }).click();
+    await page.getByRole('heading', { name: 'Web upload' }).waitFor();
+    await page.getByText('Nothing has been uploaded yet').waitFor();
+    expect(await page.getByLabel('Location').inputValue()).toBe(defaultUploadLocation(new Date()));
+
+    await page.locator('input[type=file]').setInputFiles([
+      { name: 'clip.mov', mimeType: 'video/quicktime', buffer: Buffer.from('a short clip') },
+      { name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') },
+      { name: 'huge.mp4', mimeType: 'video/mp4', buffer: Buffer.alloc(MAX_BYTES + 1, 7) },
+      { name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') },
+    ]);
+    await page.getByText('These files are not media or documents: setup.exe').waitFor();
+    const chosen = page.getByRole('table', { name: 'Chosen files' });
+    await expect.poll(() => chosen.locator('tbody tr').count()).toBe(3);
+    await chosen.getByLabel('Name of clip.mov').fill('Opening shot');
+    await chosen.getByRole('button', { name: 'Remove notes.pdf' }).click();
+    await screenshots(page, 'web-upload-chosen');
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText('Upload complete: 1 uploaded, 1 failed. Add files to upload more.').waitFor();
+    expect(await chosen.locator('tr[data-status="complete"]').count()).toBe(1);
+    await chosen.getByText(`The file is larger than the ${MAX_BYTES} bytes allowed`).waitFor();
+    await page.getByText('Opening shot', { exact: true }).last().waitFor();
+    await screenshots(page, 'web-upload-complete');
+
+    // Adding files after the round starts a new one.
+    await page
+      .locator('input[type=file]')
+      .setInputFiles([{ name: 'b-roll.mp4', mimeType: 'video/mp4', buffer: Buffer.from('b-roll') }]);
+    await expect.poll(() => chosen.locator('tbody tr').count()).toBe(1);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText('Upload complete: 1 uploaded. Add files to upload more.').waitFor();
+    const uploads = await context.request.get(
+      `${base}/api/accounts/${(await (await context.request.get(`${base}/api/accounts/byName/evening-news`)).json()).results.id}/uploads`,
+    );
+    const body = (await uploads.json()) as { results: { name: string; format: string; location: string }[] };
+    expect(body.results.map((u) => u.name)).toEqual(['b-roll', 'Opening shot']);
+    expect(body.results[1]).toMatchObject({
+      format: 'PAL_wide',
+      location: defaultUploadLocation(new Date()),
+    });
+    await context.close();
+  });
+
+  it('uploads metadata mapping files for a manager, and keeps others out', async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'evening-news.manager', DEMO_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    await page.goto(`${base}/accounts/evening-news/`);
+    await page.getByRole('link', { name: 'Metadata upload' }).click();
+    await page.getByRole('heading', { name: MSG_METADATA_MAPPING_TARGET('evening-news') }).waitFor();
+    await page.locator('input[type=file]').setInputFiles([
+      { name: 'reels.csv', mimeType: 'text/csv', buffer: Buffer.from('reel,title\n1,Intro\n') },
+      { name: 'shots.csv', mimeType: 'text/csv', buffer: Buffer.from('shot,take\n1,2\n') },
+    ]);
+    await page.getByText('reels.csv, shots.csv').waitFor();
+    await page.getByLabel('Name of shots.csv').fill('Shot list');
+    await page.getByRole('button', { name: 'Upload file(s)' }).click();
+    await expect.poll(() => page.locator('tr[data-status="complete"]').count()).toBe(2);
+    await page.getByText('Shot list').last().waitFor();
+    await screenshots(page, 'metadata-upload');
+    await context.close();
+
+    const editor = await newPage(setup.browser);
+    await signIn(editor.page, base, 'evening-news.editor', DEMO_PASSWORD);
+    await editor.page.getByTestId('signed-in-user').waitFor();
+    await editor.page.goto(`${base}/accounts/evening-news/`);
+    await editor.page.getByRole('link', { name: 'Web upload' }).waitFor();
+    expect(await editor.page.getByRole('link', { name: 'Metadata upload' }).count()).toBe(0);
+    await editor.context.close();
+  });
+});
