@@ -267,7 +267,13 @@ export const ExtraDataSection = ({
             }}
           />
         ) : (
-          <Anchor component="button" type="button" size="sm" onClick={() => setAdding(true)}>
+          <Anchor
+            component="button"
+            type="button"
+            size="sm"
+            style={{ alignSelf: 'flex-start' }}
+            onClick={() => setAdding(true)}
+          >
             {extraDataAddToggleText(entries.length > 0)}
           </Anchor>
         ))}
