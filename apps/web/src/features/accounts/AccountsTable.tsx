@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { type AccountListItem, accountCreateSchema, formatDate, type PageWindow } from '@media/contract';
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
@@ -10,9 +10,11 @@ import {
   useAccounts,
   useCreateAccount,
 } from '../../api/accounts.ts';
+
 import { ApiError } from '../../api/client.ts';
 import { useLiveRefresh } from '../../api/live.ts';
 import { ALL_ROWS, useOrgList } from '../../api/organisation.ts';
+import { ActiveBadge } from '../../ui/ActiveBadge.tsx';
 import { showAlert } from '../../ui/alerts.tsx';
 import { DataTable, type DataTableColumn } from '../../ui/data-table/DataTable.tsx';
 
@@ -95,16 +97,7 @@ export const AccountsTable = ({ siteId, canCreate }: { siteId?: number; canCreat
         id: 'status',
         header: 'Status',
         width: 110,
-        cell: (a) =>
-          a.disabled ? (
-            <Badge color="gray" variant="light">
-              Disabled
-            </Badge>
-          ) : (
-            <Badge color="teal" variant="light">
-              Active
-            </Badge>
-          ),
+        cell: (a) => <ActiveBadge disabled={a.disabled} />,
       },
       ...(canCreate
         ? [

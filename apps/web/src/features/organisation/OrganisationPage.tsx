@@ -1,7 +1,6 @@
 import {
   Alert,
   Anchor,
-  Badge,
   Button,
   Group,
   Modal,
@@ -29,6 +28,7 @@ import {
   useOrgList,
   useUpdateOrg,
 } from '../../api/organisation.ts';
+import { ActiveBadge } from '../../ui/ActiveBadge.tsx';
 import { showAlert } from '../../ui/alerts.tsx';
 import { DataTable, type DataTableColumn } from '../../ui/data-table/DataTable.tsx';
 import { confirmDialog } from '../../ui/dialogs.tsx';
@@ -139,16 +139,7 @@ const OrgSection = <K extends OrgKind>({ kind, mayCreate }: { kind: K; mayCreate
         id: 'status',
         header: 'Status',
         width: 110,
-        cell: (row) =>
-          row.disabled ? (
-            <Badge color="gray" variant="light">
-              Disabled
-            </Badge>
-          ) : (
-            <Badge color="teal" variant="light">
-              Active
-            </Badge>
-          ),
+        cell: (row) => <ActiveBadge disabled={row.disabled} />,
       },
       {
         id: 'actions',
