@@ -141,6 +141,19 @@ describe('account configuration sections', () => {
       'Keyboard expansion maps',
       'Key shortcuts',
     ]);
+    // A reload that names a section lands on it, though the sections above it load after it.
+    await page.goto(`${setup.server.url}/accounts/evening-news/?element_id_to_jump_to=key-shortcuts`);
+    const shortcutsTitle = page.getByRole('heading', { name: 'Key shortcuts' });
+    await shortcutsTitle.waitFor();
+    await page.waitForTimeout(1500);
+    // The last section cannot reach the top of the window; it must be in view, below the header.
+    const box = await shortcutsTitle.evaluate((h) => {
+      const r = h.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom };
+    });
+    expect(box.top).toBeGreaterThan(56);
+    expect(box.bottom).toBeLessThan(800);
+    await page.evaluate('window.scrollTo(0, 0)');
     await onThisPage.getByRole('link', { name: 'Key shortcuts' }).click();
     await expect.poll(() => new URL(page.url()).hash).toBe('#key-shortcuts');
     await expect
