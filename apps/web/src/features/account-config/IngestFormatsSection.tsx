@@ -16,6 +16,7 @@ import {
   offeredResolutions,
   type ProxyResolution,
   packIngestFormat,
+  resolutionsFor,
   unpackIngestFormat,
 } from '@media/contract';
 import { useEffect, useState } from 'react';
@@ -34,8 +35,14 @@ const ASPECT_CHOICES = (Object.keys(ASPECTS) as Aspect[]).map((aspect) => ({
   value: aspect,
   label: `${aspect} (${ASPECTS[aspect]})`,
 }));
-const resolutionChoices = (aspect: Aspect, max: number) =>
-  offeredResolutions(aspect, max).map((r) => ({ value: r, label: r === 'standard' ? 'standard' : `${r}p` }));
+/** The offered resolutions, plus the row's own when it is above the max (a list saved with a higher max). */
+const resolutionChoices = (aspect: Aspect, max: number, current: ProxyResolution) => {
+  const offered: readonly ProxyResolution[] = offeredResolutions(aspect, max);
+  return (offered.includes(current) ? offered : [...offered, current]).map((r) => ({
+    value: r,
+    label: r === 'standard' ? 'standard' : `${r}p`,
+  }));
+};
 
 /** A row with a stable key, so removing one does not move the others' selects. */
 type Row = IngestFormat & { key: number };
@@ -87,8 +94,8 @@ export const IngestFormatsSection = ({
       current.map((row) => {
         if (row.key !== key) return row;
         const next = { ...row, ...patch };
-        // A resolution the new aspect does not offer goes back to standard.
-        if (!offeredResolutions(next.aspect, maxResolution).includes(next.resolution))
+        // A resolution the new aspect does not have (portrait against landscape) goes back to standard.
+        if (patch.aspect && !resolutionsFor(next.aspect).includes(next.resolution))
           next.resolution = 'standard';
         return next;
       }),
@@ -155,7 +162,7 @@ export const IngestFormatsSection = ({
                   <Select
                     size="xs"
                     aria-label={`Proxy resolution of format ${index + 1}`}
-                    data={resolutionChoices(row.aspect, maxResolution)}
+                    data={resolutionChoices(row.aspect, maxResolution, row.resolution)}
                     value={row.resolution}
                     allowDeselect={false}
                     disabled={!canManage}
