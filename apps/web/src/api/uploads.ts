@@ -68,6 +68,33 @@ const sendOnce = (url: string, file: File, onProgress: (fraction: number) => voi
  * One file as multipart field uploadfile, with progress (fetch cannot report upload progress). A 401
  * opens the re-login dialog and sends again; the permanent statuses of spec1 §5 are not worth a retry.
  */
+/**
+ * What an answer to an upload means (spec1 §4, §5): 'redirect {url}' asks for a popup; a non-JSON
+ * answer is 'Unexpected response from cloud'; an error's own message otherwise. Null for a 401, which
+ * the caller answers with the re-login dialog and a second try.
+ */
+export const readUploadAnswer = (status: number, text: string): UploadOutcome | null => {
+  const redirect = /^redirect (\S+)/.exec(text.trim());
+  if (redirect?.[1]) return { redirect: redirect[1] };
+  const permanent = UPLOAD_PERMANENT_ERROR_STATUSES.includes(status);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new UploadError(MSG_UNEXPECTED_RESPONSE, permanent);
+  }
+  if (status >= 200 && status < 300) return { upload: (body as { results: Upload }).results };
+  if (status === 401) return null;
+  throw new UploadError(
+    (body as Partial<ErrorBody> | null)?.error?.message ?? MSG_UNEXPECTED_RESPONSE,
+    permanent,
+  );
+};
+
+/**
+ * One file as multipart field uploadfile, with progress (fetch cannot report upload progress). A 401
+ * opens the re-login dialog and sends again; the permanent statuses of spec1 §5 are not worth a retry.
+ */
 export const uploadFile = async (
   url: string,
   file: File,
@@ -75,20 +102,8 @@ export const uploadFile = async (
 ): Promise<UploadOutcome> => {
   for (;;) {
     const { status, text } = await sendOnce(url, file, onProgress);
-    const redirect = /^redirect (\S+)/.exec(text.trim());
-    if (redirect?.[1]) return { redirect: redirect[1] };
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new UploadError(MSG_UNEXPECTED_RESPONSE, UPLOAD_PERMANENT_ERROR_STATUSES.includes(status));
-    }
-    if (status >= 200 && status < 300) return { upload: (body as { results: Upload }).results };
-    const message = (body as Partial<ErrorBody>).error?.message ?? MSG_UNEXPECTED_RESPONSE;
-    if (status === 401) {
-      await relogin.request(message);
-      continue;
-    }
-    throw new UploadError(message, UPLOAD_PERMANENT_ERROR_STATUSES.includes(status));
+    const outcome = readUploadAnswer(status, text);
+    if (outcome) return outcome;
+    await relogin.request();
   }
 };
