@@ -8,29 +8,14 @@ import { makeUser } from '../src/seed/factories.ts';
 import {
   buildTestApp,
   type ErrorBody,
+  freshAddress,
+  login,
+  sessionCookie,
   type TestApp,
-  type TestClient,
-  type TestResponse,
   testDriver,
 } from './harness.ts';
 
-type LoginBody = { results: { status: string; error: string } };
 type LockoutsBody = { results: { kind: string; key: string; failures: number }[]; total: number };
-
-let addressCounter = 0;
-/** A client address no other test uses, so failures from one test never lock another. */
-const freshAddress = () => {
-  addressCounter += 1;
-  return `10.${Math.floor(addressCounter / 250)}.${addressCounter % 250}.7`;
-};
-
-const login = (
-  client: TestClient,
-  body: { username: string; password: string; mfaCode?: string },
-  remoteAddress = freshAddress(),
-) => client.post<LoginBody>('/api/login', body, { remoteAddress });
-
-const sessionCookie = (response: TestResponse) => response.raw.cookies.find((c) => c.name === 'sessionid');
 
 describe(`sign-in lock-out (${testDriver()})`, () => {
   let t: TestApp;

@@ -8,31 +8,16 @@ import {
   ADMIN_TEST_PASSWORD,
   buildTestApp,
   type ErrorBody,
+  type LoginBody,
+  login,
+  sessionCookie,
   type TestApp,
-  type TestClient,
-  type TestResponse,
   testDriver,
 } from './harness.ts';
 
-type LoginBody = { results: { status: string; error: string } };
 type MeBody = {
   results: { id: number; username: string; mfaEnabled: boolean; rights: Record<string, number[]> };
 };
-
-let addressCounter = 0;
-/** A client address no other test uses, so failures from one test never lock another. */
-const freshAddress = () => {
-  addressCounter += 1;
-  return `10.${Math.floor(addressCounter / 250)}.${addressCounter % 250}.7`;
-};
-
-const login = (
-  client: TestClient,
-  body: { username: string; password: string; mfaCode?: string },
-  remoteAddress = freshAddress(),
-) => client.post<LoginBody>('/api/login', body, { remoteAddress });
-
-const sessionCookie = (response: TestResponse) => response.raw.cookies.find((c) => c.name === 'sessionid');
 
 describe(`sign-in (${testDriver()})`, () => {
   let t: TestApp;

@@ -275,3 +275,22 @@ export const multipartFile = (options: {
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
 };
+
+export type LoginBody = { results: { status: string; error: string } };
+
+let addressCounter = 0;
+/** A client address no other test of the file uses, so failures from one test never lock another. */
+export const freshAddress = () => {
+  addressCounter += 1;
+  return `10.${Math.floor(addressCounter / 250)}.${addressCounter % 250}.7`;
+};
+
+/** `POST /api/login` from its own client address (or the one given). */
+export const login = (
+  client: TestClient,
+  body: { username: string; password: string; mfaCode?: string },
+  remoteAddress = freshAddress(),
+) => client.post<LoginBody>('/api/login', body, { remoteAddress });
+
+export const sessionCookie = (response: TestResponse) =>
+  response.raw.cookies.find((c) => c.name === 'sessionid');

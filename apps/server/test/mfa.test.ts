@@ -14,25 +14,11 @@ import {
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../src/seed/factories.ts';
-import {
-  buildTestApp,
-  type ErrorBody,
-  freshTotp,
-  type TestApp,
-  type TestClient,
-  testDriver,
-} from './harness.ts';
+import { buildTestApp, type ErrorBody, freshTotp, login, type TestApp, testDriver } from './harness.ts';
 
-type LoginBody = { results: { status: string; error: string } };
 type Status = { results: { enabled: boolean; pending: boolean; recoveryCodesLeft: number } };
 type Enrolment = { results: { secret: string; otpauthUri: string; qrCode: string } };
 type Confirmation = { results: { recoveryCodes: string[] } };
-
-let addressCounter = 0;
-const freshAddress = () => {
-  addressCounter += 1;
-  return `10.77.${Math.floor(addressCounter / 250)}.${addressCounter % 250}`;
-};
 
 /** A six-digit code that is not the current one (nor, very likely, a neighbour). */
 const wrongCode = async (secret: string) => {
@@ -46,9 +32,6 @@ describe(`second factor (TOTP) (${testDriver()})`, () => {
     t = await buildTestApp();
   });
   afterAll(() => t.close());
-
-  const login = (client: TestClient, body: { username: string; password: string; mfaCode?: string }) =>
-    client.post<LoginBody>('/api/login', body, { remoteAddress: freshAddress() });
 
   const signedInUser = async () => {
     const user = await makeUser(t.ctx.db);
