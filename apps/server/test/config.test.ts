@@ -597,6 +597,18 @@ describe(`account configuration (${testDriver()})`, () => {
   });
 
   it('clones an account with its columns, extra data, ingest formats, maps and key shortcuts', async () => {
+    const [accountSet] = await t.ctx.db
+      .select({ id: keyShortcutSets.id })
+      .from(keyShortcutSets)
+      .where(eq(keyShortcutSets.name, 'Account set'));
+    await t.ctx.db
+      .insert(keyShortcutSets)
+      .values({
+        name: 'Account grandchild',
+        level: 'account',
+        accountId: w.account.id,
+        parentId: accountSet?.id ?? null,
+      });
     await t.ctx.db.insert(columnSets).values({
       scope: 'account',
       scopeId: w.account.id,
@@ -628,11 +640,15 @@ describe(`account configuration (${testDriver()})`, () => {
     ).toEqual(['News']);
     const sets = (await c.get<Collection<KeySet>>(`/api/keyshortcuts?accountId=${id}`)).body.results;
     const copied = sets.filter((s) => s.level === 'account');
-    expect(copied.map((s) => s.name)).toEqual(['Account set']);
-    expect(copied[0]?.isDefault).toBe(true);
+    expect(copied.map((s) => s.name)).toEqual(['Account grandchild', 'Account set']);
+    const [grandchild, parent] = copied;
+    // Links inside the account point at the copies; the default is the copy of the original's.
+    expect(grandchild?.parentId).toBe(parent?.id);
+    expect(parent?.children).toEqual([grandchild?.id]);
+    expect(parent?.isDefault).toBe(true);
     const original = (await c.get<Collection<KeySet>>(`/api/keyshortcuts?accountId=${w.account.id}`)).body
       .results;
-    expect(original.find((s) => s.name === 'Account set')?.id).not.toBe(copied[0]?.id);
+    expect(original.find((s) => s.name === 'Account set')?.id).not.toBe(parent?.id);
     const columns = await t.ctx.db.select().from(columnSets).where(eq(columnSets.scopeId, id));
     expect(columns.map((s) => s.columns[0]?.displayName)).toEqual(['Reel']);
   });
