@@ -100,17 +100,17 @@ export const ChosenFiles = (props: {
 const COLUMNS: DataTableColumn<Upload>[] = [
   { id: 'name', header: 'Name', cell: (u) => u.name },
   { id: 'fileName', header: 'File', cell: (u) => u.fileName },
-  { id: 'size', header: 'Size', cell: (u) => formatFileSize(u.size), width: 100 },
-  { id: 'location', header: 'Location', cell: (u) => u.location || '—', optional: true },
+  { id: 'size', header: 'Size', cell: (u) => formatFileSize(u.size), width: 90 },
+  { id: 'location', header: 'Location', cell: (u) => u.location || '—', optional: true, width: 140 },
   { id: 'format', header: 'Format', cell: (u) => u.format ?? '—', optional: true, hidden: true },
-  { id: 'uploadedBy', header: 'Uploaded by', cell: (u) => u.uploadedBy ?? '—', optional: true },
-  { id: 'createdAt', header: 'Uploaded', cell: (u) => formatTableDate(new Date(u.createdAt)), width: 170 },
+  { id: 'uploadedBy', header: 'Uploaded by', cell: (u) => u.uploadedBy ?? '—', optional: true, width: 130 },
+  { id: 'createdAt', header: 'Uploaded', cell: (u) => formatTableDate(new Date(u.createdAt)), width: 160 },
   {
     id: 'status',
     header: 'Status',
     // Media and documents go on to ingest; a metadata mapping waits to be used by an import.
     cell: (u) => (u.kind === 'metadataMapping' ? 'Received' : 'Received, waiting for ingest'),
-    width: 210,
+    width: 190,
   },
 ];
 
