@@ -601,14 +601,12 @@ describe(`account configuration (${testDriver()})`, () => {
       .select({ id: keyShortcutSets.id })
       .from(keyShortcutSets)
       .where(eq(keyShortcutSets.name, 'Account set'));
-    await t.ctx.db
-      .insert(keyShortcutSets)
-      .values({
-        name: 'Account grandchild',
-        level: 'account',
-        accountId: w.account.id,
-        parentId: accountSet?.id ?? null,
-      });
+    await t.ctx.db.insert(keyShortcutSets).values({
+      name: 'Account grandchild',
+      level: 'account',
+      accountId: w.account.id,
+      parentId: accountSet?.id ?? null,
+    });
     await t.ctx.db.insert(columnSets).values({
       scope: 'account',
       scopeId: w.account.id,
