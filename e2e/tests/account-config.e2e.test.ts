@@ -25,7 +25,14 @@ describe('account configuration sections', () => {
     const base = setup.server.url;
     await signIn(page, base, 'london.manager', DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
-    await page.goto(`${base}/accounts/evening-news/`);
+    // The start page shows the accounts of the site and the site itself.
+    await expect.poll(() => page.getByTestId('home-account').count()).toBe(2);
+    expect(await page.getByTestId('home-account').getByRole('link', { name: 'evening-news' }).count()).toBe(
+      1,
+    );
+    await page.getByRole('region', { name: 'Sites' }).getByRole('link', { name: 'London' }).waitFor();
+    await screenshots(page, 'home-site-manager');
+    await page.getByTestId('home-account').getByRole('link', { name: 'evening-news' }).click();
     await page.getByRole('heading', { name: 'Ingest formats' }).waitFor();
     const account = await apiGet<{ id: number }>(context, `${base}/api/accounts/byName/evening-news`);
 
