@@ -94,7 +94,7 @@ const YourSites = () => {
           Sites
         </Title>
         <Anchor component={Link} to="/admin/organisation" size="sm">
-          Organisation
+          All sites
         </Anchor>
       </Group>
       {sites.isPending ? (
