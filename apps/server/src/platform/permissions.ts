@@ -8,6 +8,7 @@ import {
 } from '@media/contract';
 import { eq, inArray, or } from 'drizzle-orm';
 import { accountAccess, managerGrants, roles } from '../modules/access/tables.ts';
+import { edgeServers } from '../modules/edge/tables.ts';
 import { accounts, resellers, siteGroups, sites } from '../modules/organisation/tables.ts';
 import { users } from '../modules/users/tables.ts';
 import type { Actor } from './auth/actor.ts';
@@ -178,9 +179,33 @@ export const canReadChannel = async (db: DbOrTx, actor: Actor, channel: string) 
       const ancestry = await findAncestry(db, { kind: 'site', id: scope.id });
       return ancestry !== undefined && hasRight(rights, 'site.manage', ancestry);
     }
+    case 'edgeServer': {
+      const [edge] = await db
+        .select({ userId: edgeServers.userId, siteId: edgeServers.siteId })
+        .from(edgeServers)
+        .where(eq(edgeServers.id, scope.id));
+      return edge !== undefined && (await mayManageEdgeServer(db, actor, edge));
+    }
     case 'unknown':
       return false;
   }
+};
+
+/**
+ * DESIGN.md rights: an edge server is its owner's (user context), its site's managers' (site context)
+ * and the administrators' (cloud context).
+ */
+export const mayManageEdgeServer = async (
+  db: DbOrTx,
+  actor: Actor,
+  edge: { userId: number; siteId: number | null },
+) => {
+  if (edge.userId === actor.userId) return true;
+  const rights = await actor.rights();
+  if (rights.admin) return true;
+  if (edge.siteId == null) return false;
+  const ancestry = await findAncestry(db, { kind: 'site', id: edge.siteId });
+  return ancestry !== undefined && hasRight(rights, 'site.manage', ancestry);
 };
 
 /** Sites the actor manages (as site, site group or reseller manager); 'all' for administrators. */

@@ -25,6 +25,16 @@ export const CHANNELS = {
   ingestFormats: (accountId: number) => `accounts/${accountId}/ingestFormats`,
   keyboardExpansions: (accountId: number) => `accounts/${accountId}/keyboardExpansions`,
   keyShortcuts: 'cloud/keyShortcuts',
+  /** spec2 §4: the edge pages subscribe to the collections EdgeServers and EdgeServices. */
+  edgeServers: (context: 'cloud' | 'site' | 'user', id?: number) =>
+    context === 'cloud' ? 'cloud/admin/EdgeServers' : `${context}s/${id}/EdgeServers`,
+  edgeServices: (edgeServerId: number) => `edgeServers/${edgeServerId}/EdgeServices`,
+  endpoints: (edgeServerId: number) => `edgeServers/${edgeServerId}/endpoints`,
+  arrivalsFolders: (accountId: number) => `accounts/${accountId}/arrivalsFolders`,
+  /** One channel per account's queue, plus one per edge server for queues seen from the edge. */
+  accountIngestQueue: (accountId: number) => `accounts/${accountId}/ingestQueue`,
+  edgeIngestQueue: (edgeServerId: number) => `edgeServers/${edgeServerId}/ingestQueue`,
+  unprocessedFiles: (edgeServerId: number) => `edgeServers/${edgeServerId}/unprocessedFiles`,
   /** Managers of a type; admin managers live on an admin-only cloud channel. */
   managers: (type: string, scopeId?: number) =>
     type === 'admin'

@@ -38,13 +38,15 @@ export const longPollResponseSchema = resultsOf(z.array(liveUpdateSchema));
 /**
  * Who may read a channel, from its name: `cloud/loginLockouts` and `cloud/admin/...` need an administrator,
  * other `cloud/...` any signed-in user; `users/{id}/...` the user (or an administrator);
- * `accounts/{id}/...` anyone who may use the account; `sites/{id}/...` its managers.
+ * `accounts/{id}/...` anyone who may use the account; `sites/{id}/...` its managers;
+ * `edgeServers/{id}/...` whoever may see that edge server (its owner, its site's managers).
  */
 export type ChannelScope =
   | { kind: 'cloud'; adminOnly: boolean }
   | { kind: 'user'; id: number }
   | { kind: 'account'; id: number }
   | { kind: 'site'; id: number }
+  | { kind: 'edgeServer'; id: number }
   | { kind: 'unknown' };
 
 export const channelScope = (channel: string): ChannelScope => {
@@ -59,5 +61,6 @@ export const channelScope = (channel: string): ChannelScope => {
   if (root === 'users') return { kind: 'user', id: numericId };
   if (root === 'accounts') return { kind: 'account', id: numericId };
   if (root === 'sites') return { kind: 'site', id: numericId };
+  if (root === 'edgeServers') return { kind: 'edgeServer', id: numericId };
   return { kind: 'unknown' };
 };

@@ -1,8 +1,11 @@
 // Every module's tables, for drizzle-kit and for the typed query API.
 export * from '../../modules/access/tables.ts';
+export * from '../../modules/arrivals/tables.ts';
 export * from '../../modules/auth/tables.ts';
 export * from '../../modules/config/tables.ts';
+export * from '../../modules/edge/tables.ts';
 export * from '../../modules/events/tables.ts';
+export * from '../../modules/ingest/tables.ts';
 export * from '../../modules/mfa/tables.ts';
 export * from '../../modules/notifications/tables.ts';
 export * from '../../modules/organisation/tables.ts';

@@ -1,0 +1,83 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  pgSequence,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { arrivalsFolders } from '../arrivals/tables.ts';
+import { edgeServers, endpoints } from '../edge/tables.ts';
+import { accounts } from '../organisation/tables.ts';
+
+/** Every write to a queue item takes the next value, so `sinceVersion` finds what changed. */
+export const ingestQueueVersion = pgSequence('ingest_queue_version');
+
+/** One file or stream in an edge server's ingest queue (spec2 §3). */
+export const ingestQueueItems = pgTable(
+  'ingest_queue_items',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    edgeServerId: integer()
+      .notNull()
+      .references(() => edgeServers.id, { onDelete: 'cascade' }),
+    endpointId: integer().references(() => endpoints.id, { onDelete: 'set null' }),
+    accountId: integer().references(() => accounts.id, { onDelete: 'cascade' }),
+    arrivalsFolderId: integer().references(() => arrivalsFolders.id, { onDelete: 'set null' }),
+    /** The agent's own id of the item, unique per endpoint. */
+    queueId: text().notNull(),
+    status: text().notNull().default('queued'),
+    isStream: boolean().notNull().default(false),
+    isSchedule: boolean().notNull().default(false),
+    sourceName: text().notNull().default(''),
+    reelName: text().notNull().default(''),
+    diskLabel: text().notNull().default(''),
+    clipName: text().notNull().default(''),
+    scheduledStartTime: timestamp({ withTimezone: true }),
+    priority: integer().notNull().default(0),
+    /** The operator's order (ingestQueueItemRanks), from 1; new items go last. */
+    rank: integer().notNull(),
+    whenQueued: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    whenStarted: timestamp({ withTimezone: true }),
+    whenFinished: timestamp({ withTimezone: true }),
+    duration: doublePrecision(),
+    proxyWidth: integer(),
+    proxyHeight: integer(),
+    error: text(),
+    forced: boolean().notNull().default(false),
+    log: text().notNull().default(''),
+    /** Relative path of the thumbnail under the storage root, once the agent uploaded one. */
+    thumbnailPath: text(),
+    version: bigint({ mode: 'number' }).notNull().default(sql`nextval('ingest_queue_version')`),
+  },
+  (t) => [
+    uniqueIndex('ingest_queue_items_endpoint_queue_idx').on(t.edgeServerId, t.endpointId, t.queueId),
+    index('ingest_queue_items_edge_rank_idx').on(t.edgeServerId, t.rank, t.id),
+    index('ingest_queue_items_folder_rank_idx').on(t.arrivalsFolderId, t.rank, t.id),
+    index('ingest_queue_items_account_rank_idx').on(t.accountId, t.rank, t.id),
+    index('ingest_queue_items_endpoint_idx').on(t.endpointId, t.id),
+    index('ingest_queue_items_status_idx').on(t.edgeServerId, t.status),
+    index('ingest_queue_items_version_idx').on(t.version),
+  ],
+);
+
+/** Files an endpoint saw but could not queue (spec2 §3: status missingFiles), until forced or rescanned. */
+export const unprocessedFiles = pgTable(
+  'unprocessed_files',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    endpointId: integer()
+      .notNull()
+      .references(() => endpoints.id, { onDelete: 'cascade' }),
+    path: text().notNull(),
+    status: text().notNull().default('missingFiles'),
+    forced: boolean().notNull().default(false),
+    firstSeen: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex().on(t.endpointId, t.path)],
+);

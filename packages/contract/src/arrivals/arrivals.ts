@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { optionDefinitionSchema } from '../edge/edge.ts';
+
+/** spec2 §3, §8 and §6: the texts of the arrivals pages. */
+export const ARRIVALS_MESSAGES = {
+  defaultName: 'New arrivals folder',
+  unassigned: '** Unassigned **',
+  createNewFolder: '** Create New Folder **',
+  noWorkflow: 'No workflow (use arrivals folder ingest format)',
+  managerMustSet: '** An account manager must set **',
+  fetchFailed: (error: string) => `Error fetching arrivals folderss: ${error}`,
+  saved: (name: string) => `Saved ${name}`,
+  saveFailed: (name: string, error: string) => `Unable to save ${name} - ${error}`,
+  required: 'This field is required',
+} as const;
+
+/** spec2 §3: the ids of the special choices. */
+export const CREATE_NEW_FOLDER_ID = 'NEW';
+export const NO_WORKFLOW_ID = 'noWorkflow';
+
+export const arrivalsFolderTypeSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  options: z.array(optionDefinitionSchema),
+});
+export type ArrivalsFolderType = z.infer<typeof arrivalsFolderTypeSchema>;
+
+export const arrivalsFolderOptionsSchema = z.record(
+  z.string().max(60),
+  z.union([z.string().max(2000), z.number(), z.boolean()]),
+);
+
+export const arrivalsFolderSchema = z.object({
+  id: z.number().int(),
+  accountId: z.number().int(),
+  typeId: z.string(),
+  name: z.string(),
+  priority: z.number().int(),
+  options: arrivalsFolderOptionsSchema,
+  endpointCount: z.number().int(),
+});
+export type ArrivalsFolder = z.infer<typeof arrivalsFolderSchema>;
+
+const folderName = z
+  .string()
+  .trim()
+  .min(1, { error: ARRIVALS_MESSAGES.required })
+  .max(100, { error: 'At most 100 characters' });
+
+/** POST /api/accounts/{id}/arrivalsFolders: a name, or the full folder. */
+export const arrivalsFolderCreateSchema = z.strictObject({
+  name: folderName.default(ARRIVALS_MESSAGES.defaultName),
+  typeId: z.string().min(1).max(60).optional(),
+  priority: z.number().int().min(-1000).max(1000).default(0),
+  options: arrivalsFolderOptionsSchema.default({}),
+  accountId: z.number().int().positive().optional(),
+  /** A new folder's temporary id; ignored. */
+  id: z.union([z.string(), z.number()]).optional(),
+});
+
+/** POST /api/arrivalsFolders/{id}: the full folder, or `{ id, name }`. */
+export const arrivalsFolderUpdateSchema = z.strictObject({
+  id: z.number().int().positive(),
+  name: folderName,
+  typeId: z.string().min(1).max(60).optional(),
+  priority: z.number().int().min(-1000).max(1000).optional(),
+  options: arrivalsFolderOptionsSchema.optional(),
+  accountId: z.number().int().positive().optional(),
+});
+
+export const arrivalsAssignmentSchema = z.strictObject({
+  endpointId: z.number().int().positive(),
+  arrivalsFolderId: z.number().int().positive(),
+});
+export type ArrivalsAssignment = z.infer<typeof arrivalsAssignmentSchema>;
+
+/** One assignment or a list of them. */
+export const arrivalsAssignmentsBodySchema = z.union([
+  arrivalsAssignmentSchema,
+  z.array(arrivalsAssignmentSchema).min(1).max(1000),
+]);
