@@ -80,3 +80,84 @@ export const arrivalsAssignmentsBodySchema = z.union([
   arrivalsAssignmentSchema,
   z.array(arrivalsAssignmentSchema).min(1).max(1000),
 ]);
+
+/**
+ * The kinds of arrivals folder (GET /api/accounts/{id}/arrivalsFolderTypes); the spec leaves their fields to
+ * us. The first is the default of a new folder.
+ */
+export const ARRIVALS_FOLDER_TYPES: readonly ArrivalsFolderType[] = [
+  {
+    id: 'standard',
+    name: 'Standard',
+    description: 'Ingests media into the media tree under the folder name, with proxies',
+    options: [
+      {
+        name: 'targetFolder',
+        label: 'Media tree folder',
+        kind: 'text',
+        default: 'Arrivals',
+        required: true,
+      },
+      {
+        name: 'ingestFormat',
+        label: 'Ingest format',
+        kind: 'text',
+        default: '',
+        required: false,
+      },
+      { name: 'makeProxies', label: 'Make proxies', kind: 'boolean', default: 'true', required: false },
+    ],
+  },
+  {
+    id: 'proxyOnly',
+    name: 'Proxy only',
+    description: 'Keeps proxies and thumbnails in the cloud; masters stay at the edge',
+    options: [
+      {
+        name: 'targetFolder',
+        label: 'Media tree folder',
+        kind: 'text',
+        default: 'Arrivals',
+        required: true,
+      },
+    ],
+  },
+  {
+    id: 'archive',
+    name: 'Archive',
+    description: 'Uploads masters for long-term keeping; no proxies',
+    options: [
+      {
+        name: 'retentionDays',
+        label: 'Keep for (days)',
+        kind: 'number',
+        default: '3650',
+        required: true,
+      },
+      {
+        name: 'storageClass',
+        label: 'Storage class',
+        kind: 'select',
+        choices: ['standard', 'infrequent', 'glacier'],
+        default: 'standard',
+        required: true,
+      },
+    ],
+  },
+];
+
+/** Answers the type of that id, or undefined. */
+export const arrivalsFolderType = (typeId: string) =>
+  ARRIVALS_FOLDER_TYPES.find((type) => type.id === typeId);
+
+/** The server's refusals of arrivals folders and their endpoint assignments. */
+export const ARRIVALS_ERRORS = {
+  unknownType: (typeId: string) => `Unknown arrivals folder type: ${typeId}`,
+  unknownOption: 'Unknown option',
+  idMismatch: 'The id in the body must match the address',
+  otherAccount: 'An arrivals folder cannot move to another account',
+  endpointOfOtherAccount: (endpointId: number) =>
+    `Endpoint ${endpointId} belongs to another account than the arrivals folder`,
+  notAssigned: (endpointId: number, arrivalsFolderId: number) =>
+    `Endpoint ${endpointId} is not assigned to arrivals folder ${arrivalsFolderId}`,
+} as const;

@@ -113,7 +113,38 @@ export const INGEST_MESSAGES = {
   defaultActivity: 'fetching the data',
   statusChangeRefused: (from: string, to: string) => `An item in ${from} cannot be set to ${to}`,
   streamStatusRefused: 'Stream items cannot change status by hand',
+  startRefused:
+    'Only a stream in actionRequired whose endpoint is not disabled, in error or in warning can start',
+  stopRefused: 'Only a stream that is ingesting can stop',
+  editRefused: 'Only an item in actionRequired or a schedule can be renamed',
+  scheduleRefused: 'A schedule is made from a stream in actionRequired or from another schedule',
+  startTimeRequired: 'A schedule needs a start time',
+  trashRefused: (status: string) => `An item in ${status} cannot be deleted`,
+  notInQueue: (id: number) => `Item ${id} is not in this queue`,
+  idMismatch: 'The id in the body must match the address',
+  aborted: 'Aborted',
+  badPriorityMap: 'priorityMap must be a JSON object of endpoint ids to numbers',
 } as const;
+
+/** Status texts of the status display (spec2 §3, §8: pbnotconn1 pbnotconn2 reads 'Edge server not connected'). */
+export const STATUS_MESSAGES = {
+  edgeConnected: 'Edge server connected',
+  edgeNotConnected: 'Edge server not connected',
+  serviceRunning: 'Running',
+  serviceEdgeDown: 'Its edge server is not connected',
+  serviceEndpointsInError: (n: number) => `${n} endpoint${n === 1 ? '' : 's'} in error`,
+  serviceEndpointsInWarning: (n: number) => `${n} endpoint${n === 1 ? '' : 's'} with a warning`,
+  endpoint: {
+    ok: 'Online',
+    offline: 'Offline',
+    disabled: 'Endpoint disabled',
+    warning: 'Endpoint has a warning',
+    error: 'Endpoint in error',
+  },
+} as const;
+
+/** An edge server counts as connected when its agent called the cloud within this window. */
+export const EDGE_CONNECTED_WITHIN_MS = 60_000;
 
 export const ingestQueueItemSchema = z.object({
   id: z.number().int(),
