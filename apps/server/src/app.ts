@@ -2,7 +2,13 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { API_VERSIONS, apiVersionsSchema, ERROR_CODES, MSG_RATE_LIMITED } from '@media/contract';
+import {
+  AGENT_PATH_PREFIX,
+  API_VERSIONS,
+  apiVersionsSchema,
+  ERROR_CODES,
+  MSG_RATE_LIMITED,
+} from '@media/contract';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -12,6 +18,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { registerRoleRoutes } from './modules/access/routes.ts';
 import { registerAccountRoutes } from './modules/accounts/routes.ts';
+import { registerAgentRoutes } from './modules/agent/routes.ts';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerConfigRoutes, registerKeyMapDownload } from './modules/config/routes.ts';
 import { registerEventRoutes } from './modules/events/routes.ts';
@@ -133,7 +140,9 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
         reply.clearCookie(SESSION_COOKIE, { path: '/' });
       }
     }
-    if (request.url.startsWith('/api/')) services.csrf.check(request, request.actor?.sessionIdHash);
+    // The agent's calls carry a bearer token and never a cookie, so there is nothing to forge.
+    if (request.url.startsWith('/api/') && !request.url.startsWith(AGENT_PATH_PREFIX))
+      services.csrf.check(request, request.actor?.sessionIdHash);
   });
   app.addHook('onSend', async (_request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
@@ -179,6 +188,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerManagerRoutes(api, ctx, services);
       registerConfigRoutes(api, ctx, services);
       await registerUploadRoutes(api, ctx, services);
+      await registerAgentRoutes(api, ctx, services);
     },
     { prefix: '/api' },
   );

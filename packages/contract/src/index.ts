@@ -4,6 +4,7 @@ export * from './accounts/editor.ts';
 export * from './accounts/messages.ts';
 export * from './accounts/rules.ts';
 export * from './accounts/schemas.ts';
+export * from './agent/agent.ts';
 export * from './alerts/alerts.ts';
 export * from './arrivals/arrivals.ts';
 export * from './auth/lockout.ts';

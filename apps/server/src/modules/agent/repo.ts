@@ -1,0 +1,211 @@
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { edgeCommands, edgeServers, endpoints, services } from '../edge/tables.ts';
+import { ingestQueueItems, unprocessedFiles } from '../ingest/tables.ts';
+
+export const findEdgeByTokenHash = async (db: DbOrTx, tokenHash: string) => {
+  const [row] = await db
+    .select({
+      id: edgeServers.id,
+      name: edgeServers.name,
+      userId: edgeServers.userId,
+      siteId: edgeServers.siteId,
+      lastSeenAt: edgeServers.lastSeenAt,
+      advancedOptions: edgeServers.advancedOptions,
+    })
+    .from(edgeServers)
+    .where(eq(edgeServers.agentTokenHash, tokenHash));
+  return row;
+};
+
+export const recordHeartbeat = (db: DbOrTx, edgeServerId: number, endpointVersions: Record<string, string>) =>
+  db
+    .update(edgeServers)
+    .set({ lastSeenAt: sql`now()`, endpointVersions })
+    .where(eq(edgeServers.id, edgeServerId));
+
+export const listEdgeEndpoints = (db: DbOrTx, edgeServerId: number) =>
+  db
+    .select({
+      id: endpoints.id,
+      serviceId: endpoints.serviceId,
+      name: endpoints.name,
+      typeId: endpoints.typeId,
+      options: endpoints.options,
+      status: endpoints.status,
+      accountId: endpoints.accountId,
+      arrivalsFolderId: endpoints.arrivalsFolderId,
+    })
+    .from(endpoints)
+    .innerJoin(services, eq(services.id, endpoints.serviceId))
+    .where(eq(services.edgeServerId, edgeServerId))
+    .orderBy(asc(endpoints.id));
+
+export const findEdgeEndpoint = async (db: DbOrTx, edgeServerId: number, endpointId: number) => {
+  const [row] = await db
+    .select({
+      id: endpoints.id,
+      accountId: endpoints.accountId,
+      arrivalsFolderId: endpoints.arrivalsFolderId,
+    })
+    .from(endpoints)
+    .innerJoin(services, eq(services.id, endpoints.serviceId))
+    .where(and(eq(endpoints.id, endpointId), eq(services.edgeServerId, edgeServerId)));
+  return row;
+};
+
+export const pendingCommands = (db: DbOrTx, edgeServerId: number) =>
+  db
+    .select({ id: edgeCommands.id, action: edgeCommands.action, targetId: edgeCommands.targetId })
+    .from(edgeCommands)
+    .where(and(eq(edgeCommands.edgeServerId, edgeServerId), isNull(edgeCommands.doneAt)))
+    .orderBy(asc(edgeCommands.id))
+    .limit(50);
+
+export const completeCommand = async (
+  db: DbOrTx,
+  edgeServerId: number,
+  commandId: number,
+  result: Record<string, string | number | boolean | null>,
+) => {
+  const rows = await db
+    .update(edgeCommands)
+    .set({ doneAt: sql`now()`, result })
+    .where(and(eq(edgeCommands.id, commandId), eq(edgeCommands.edgeServerId, edgeServerId)))
+    .returning({ id: edgeCommands.id });
+  return rows.length > 0;
+};
+
+const agentItemColumns = {
+  id: ingestQueueItems.id,
+  endpointId: ingestQueueItems.endpointId,
+  queueId: ingestQueueItems.queueId,
+  sourceName: ingestQueueItems.sourceName,
+  status: ingestQueueItems.status,
+  isStream: ingestQueueItems.isStream,
+  forced: ingestQueueItems.forced,
+  accountId: ingestQueueItems.accountId,
+};
+
+/** Adds an item at the end of the edge's queue; the same endpoint and queue id answer the existing item. */
+export const insertQueueItem = async (
+  db: DbOrTx,
+  item: {
+    edgeServerId: number;
+    endpointId: number;
+    accountId: number | null;
+    arrivalsFolderId: number | null;
+    queueId: string;
+    sourceName: string;
+    isStream: boolean;
+  },
+) => {
+  const [created] = await db
+    .insert(ingestQueueItems)
+    .values({
+      ...item,
+      clipName: item.sourceName.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, ''),
+      rank: sql`coalesce((select max(${ingestQueueItems.rank}) from ${ingestQueueItems} where ${ingestQueueItems.edgeServerId} = ${item.edgeServerId}), 0) + 1`,
+    })
+    .onConflictDoNothing()
+    .returning(agentItemColumns);
+  if (created) return { item: created, created: true };
+  const [existing] = await db
+    .select(agentItemColumns)
+    .from(ingestQueueItems)
+    .where(
+      and(
+        eq(ingestQueueItems.edgeServerId, item.edgeServerId),
+        eq(ingestQueueItems.endpointId, item.endpointId),
+        eq(ingestQueueItems.queueId, item.queueId),
+      ),
+    );
+  if (!existing) throw new Error('A queue item was neither created nor found');
+  return { item: existing, created: false };
+};
+
+/** The edge's items waiting to be ingested, in the operators' order. */
+export const queuedItems = (db: DbOrTx, edgeServerId: number, limit: number) =>
+  db
+    .select(agentItemColumns)
+    .from(ingestQueueItems)
+    .where(and(eq(ingestQueueItems.edgeServerId, edgeServerId), eq(ingestQueueItems.status, 'queued')))
+    .orderBy(asc(ingestQueueItems.rank), asc(ingestQueueItems.id))
+    .limit(limit);
+
+export const findAgentItem = async (db: DbOrTx, edgeServerId: number, id: number) => {
+  const [row] = await db
+    .select(agentItemColumns)
+    .from(ingestQueueItems)
+    .where(and(eq(ingestQueueItems.id, id), eq(ingestQueueItems.edgeServerId, edgeServerId)));
+  return row;
+};
+
+export const updateItemProgress = (
+  db: DbOrTx,
+  id: number,
+  change: {
+    status: string;
+    error?: string | null;
+    duration?: number | null;
+    proxyWidth?: number | null;
+    proxyHeight?: number | null;
+    log?: string;
+  },
+) =>
+  db
+    .update(ingestQueueItems)
+    .set({
+      status: change.status,
+      ...(change.error !== undefined ? { error: change.error } : {}),
+      ...(change.duration !== undefined ? { duration: change.duration } : {}),
+      ...(change.proxyWidth !== undefined ? { proxyWidth: change.proxyWidth } : {}),
+      ...(change.proxyHeight !== undefined ? { proxyHeight: change.proxyHeight } : {}),
+      ...(change.log ? { log: sql`${ingestQueueItems.log} || ${change.log}` } : {}),
+      ...(change.status === 'ingesting' ? { whenStarted: sql`now()`, whenFinished: null, error: null } : {}),
+      ...(['ingested', 'failed', 'missing', 'duplicated'].includes(change.status)
+        ? { whenFinished: sql`now()` }
+        : {}),
+      version: sql`nextval('ingest_queue_version')`,
+    })
+    .where(eq(ingestQueueItems.id, id));
+
+/** Points the item at its new thumbnail and answers the one it had, so the caller can remove that file. */
+export const setThumbnail = async (db: DbOrTx, id: number, thumbnailPath: string) => {
+  const [before] = await db
+    .select({ thumbnailPath: ingestQueueItems.thumbnailPath })
+    .from(ingestQueueItems)
+    .where(eq(ingestQueueItems.id, id));
+  await db
+    .update(ingestQueueItems)
+    .set({ thumbnailPath, version: sql`nextval('ingest_queue_version')` })
+    .where(eq(ingestQueueItems.id, id));
+  return before?.thumbnailPath ?? null;
+};
+
+export const upsertUnprocessedFile = (db: DbOrTx, endpointId: number, path: string) =>
+  db
+    .insert(unprocessedFiles)
+    .values({ endpointId, path })
+    .onConflictDoNothing()
+    .returning({ id: unprocessedFiles.id });
+
+export const listUnprocessedFiles = (db: DbOrTx, endpointIds: number[]) =>
+  endpointIds.length
+    ? db
+        .select({
+          endpointId: unprocessedFiles.endpointId,
+          path: unprocessedFiles.path,
+          forced: unprocessedFiles.forced,
+        })
+        .from(unprocessedFiles)
+        .where(inArray(unprocessedFiles.endpointId, endpointIds))
+        .orderBy(asc(unprocessedFiles.id))
+        .limit(10_000)
+    : Promise.resolve([]);
+
+/** A forced file the agent has queued is no longer unprocessed. */
+export const removeUnprocessedFile = (db: DbOrTx, endpointId: number, path: string) =>
+  db
+    .delete(unprocessedFiles)
+    .where(and(eq(unprocessedFiles.endpointId, endpointId), eq(unprocessedFiles.path, path)));

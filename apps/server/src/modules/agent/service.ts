@@ -1,0 +1,203 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import {
+  AGENT_THUMBNAIL_MAX_BYTES,
+  type AgentConfiguration,
+  CHANNELS,
+  DEFAULT_EDGE_ADVANCED_OPTIONS,
+  EDGE_CONNECTED_WITHIN_SECONDS,
+  ERROR_CODES,
+  MSG_AGENT_TOKEN,
+} from '@media/contract';
+import type { AppContext } from '../../platform/context.ts';
+import { sha256 } from '../../platform/crypto.ts';
+import { AppError, badRequest, notFound, unauthenticated } from '../../platform/errors.ts';
+import { storeStream } from '../../platform/storage.ts';
+import * as repo from './repo.ts';
+
+export type AgentEdge = NonNullable<Awaited<ReturnType<typeof repo.findEdgeByTokenHash>>>;
+
+/** The edge server whose token the request carries; anything else is a 401. */
+export const authenticateAgent = async (ctx: AppContext, authorization: string | undefined) => {
+  const token = /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(authorization ?? '')?.[1];
+  if (!token) throw unauthenticated(MSG_AGENT_TOKEN);
+  const edge = await repo.findEdgeByTokenHash(ctx.db, sha256(token));
+  if (!edge) throw unauthenticated(MSG_AGENT_TOKEN);
+  return edge;
+};
+
+/** The lists an edge server shows in, so they refresh when it connects or drops out. */
+const edgeListChannels = (edge: AgentEdge) => [
+  CHANNELS.edgeServers('cloud'),
+  CHANNELS.edgeServers('user', edge.userId),
+  ...(edge.siteId != null ? [CHANNELS.edgeServers('site', edge.siteId)] : []),
+];
+
+const publishQueueChange = async (
+  ctx: AppContext,
+  edge: AgentEdge,
+  item: { id: number; accountId: number | null },
+) => {
+  await ctx.publish(CHANNELS.edgeIngestQueue(edge.id), [item.id]);
+  if (item.accountId != null) await ctx.publish(CHANNELS.accountIngestQueue(item.accountId), [item.id]);
+};
+
+export const heartbeat = async (options: {
+  ctx: AppContext;
+  edge: AgentEdge;
+  endpointVersions: Record<string, string>;
+}): Promise<AgentConfiguration> => {
+  const { ctx, edge } = options;
+  const wasConnected =
+    edge.lastSeenAt != null && Date.now() - edge.lastSeenAt.getTime() < EDGE_CONNECTED_WITHIN_SECONDS * 1000;
+  await repo.recordHeartbeat(ctx.db, edge.id, options.endpointVersions);
+  if (!wasConnected) for (const channel of edgeListChannels(edge)) await ctx.publish(channel, [edge.id]);
+  const endpoints = await repo.listEdgeEndpoints(ctx.db, edge.id);
+  const files = await repo.listUnprocessedFiles(
+    ctx.db,
+    endpoints.map((endpoint) => endpoint.id),
+  );
+  return {
+    edgeServer: {
+      id: edge.id,
+      name: edge.name,
+      maxConcurrentIngests:
+        edge.advancedOptions?.maxConcurrentIngests ?? DEFAULT_EDGE_ADVANCED_OPTIONS.maxConcurrentIngests,
+    },
+    endpoints,
+    commands: await repo.pendingCommands(ctx.db, edge.id),
+    forcedFiles: files.filter((file) => file.forced).map(({ endpointId, path }) => ({ endpointId, path })),
+    unprocessedFiles: files.map(({ endpointId, path }) => ({ endpointId, path })),
+  };
+};
+
+export const completeCommand = async (options: {
+  ctx: AppContext;
+  edge: AgentEdge;
+  commandId: number;
+  result: Record<string, string | number | boolean | null>;
+}) => {
+  const { ctx, edge } = options;
+  if (!(await repo.completeCommand(ctx.db, edge.id, options.commandId, options.result)))
+    throw notFound('Command');
+  for (const channel of edgeListChannels(edge)) await ctx.publish(channel, [edge.id]);
+  return { ok: true as const };
+};
+
+/** A file or stream the agent found: it joins the end of the queue, with the endpoint's account and folder. */
+export const registerQueueItem = async (options: {
+  ctx: AppContext;
+  edge: AgentEdge;
+  endpointId: number;
+  queueId: string;
+  sourceName: string;
+  isStream: boolean;
+}) => {
+  const { ctx, edge } = options;
+  const endpoint = await repo.findEdgeEndpoint(ctx.db, edge.id, options.endpointId);
+  if (!endpoint) throw notFound('Endpoint');
+  const { item, created } = await ctx.db.transaction(async (tx) => {
+    const result = await repo.insertQueueItem(tx, {
+      edgeServerId: edge.id,
+      endpointId: endpoint.id,
+      accountId: endpoint.accountId,
+      arrivalsFolderId: endpoint.arrivalsFolderId,
+      queueId: options.queueId,
+      sourceName: options.sourceName,
+      isStream: options.isStream,
+    });
+    if (result.created) await repo.removeUnprocessedFile(tx, endpoint.id, options.sourceName);
+    return result;
+  });
+  if (created) {
+    await publishQueueChange(ctx, edge, item);
+    await ctx.publish(CHANNELS.unprocessedFiles(edge.id), [endpoint.id]);
+  }
+  const { accountId: _accountId, ...answer } = item;
+  return answer;
+};
+
+export const queuedItems = async (options: { ctx: AppContext; edge: AgentEdge; limit: number }) =>
+  (await repo.queuedItems(options.ctx.db, options.edge.id, options.limit)).map(
+    ({ accountId: _accountId, ...item }) => item,
+  );
+
+const requireItem = async (ctx: AppContext, edge: AgentEdge, id: number) => {
+  const item = await repo.findAgentItem(ctx.db, edge.id, id);
+  if (!item) throw notFound('Queue item');
+  return item;
+};
+
+/**
+ * The agent's report on an item it works on. An item a person took out of the queue meanwhile
+ * (deleted, or set back to actionRequired) keeps that status: the agent is told with a 409.
+ */
+export const reportProgress = async (options: {
+  ctx: AppContext;
+  edge: AgentEdge;
+  id: number;
+  change: Parameters<typeof repo.updateItemProgress>[2];
+}) => {
+  const { ctx, edge, id, change } = options;
+  const item = await requireItem(ctx, edge, id);
+  const from = change.status === 'ingesting' ? ['queued'] : ['ingesting', 'queued'];
+  if (!from.includes(item.status))
+    throw new AppError(ERROR_CODES.conflict, `The item is ${item.status}; it cannot become ${change.status}`);
+  await repo.updateItemProgress(ctx.db, id, change);
+  await publishQueueChange(ctx, edge, item);
+  return { ok: true as const };
+};
+
+/** Stores the item's thumbnail (a JPEG) and drops the one it replaces. */
+export const storeThumbnail = async (options: {
+  ctx: AppContext;
+  edge: AgentEdge;
+  id: number;
+  contentType: string | undefined;
+  stream: Readable;
+}) => {
+  const { ctx, edge, id } = options;
+  if (options.contentType !== 'image/jpeg')
+    throw new AppError(ERROR_CODES.unsupportedMediaType, 'A thumbnail must be image/jpeg');
+  const item = await requireItem(ctx, edge, id);
+  const stored = await storeStream({
+    dataDir: ctx.config.dataDir,
+    folder: 'thumbnails',
+    fileName: `${id}.jpg`,
+    stream: options.stream,
+    check: async (tempPath) => {
+      const { size } = await fs.promises.stat(tempPath);
+      if (size === 0) throw badRequest('The thumbnail is empty');
+      if (size > AGENT_THUMBNAIL_MAX_BYTES)
+        throw new AppError(ERROR_CODES.tooLarge, 'The thumbnail is too large');
+      const head = Buffer.alloc(3);
+      const file = await fs.promises.open(tempPath, 'r');
+      try {
+        await file.read(head, 0, 3, 0);
+      } finally {
+        await file.close();
+      }
+      if (head[0] !== 0xff || head[1] !== 0xd8 || head[2] !== 0xff)
+        throw new AppError(ERROR_CODES.unsupportedMediaType, 'A thumbnail must be image/jpeg');
+    },
+  });
+  const previous = await repo.setThumbnail(ctx.db, id, stored.relativePath);
+  if (previous) await fs.promises.rm(path.join(ctx.config.dataDir, previous), { force: true });
+  await publishQueueChange(ctx, edge, item);
+  return { ok: true as const };
+};
+
+export const reportUnprocessedFile = async (options: {
+  ctx: AppContext;
+  edge: AgentEdge;
+  endpointId: number;
+  path: string;
+}) => {
+  const { ctx, edge } = options;
+  const endpoint = await repo.findEdgeEndpoint(ctx.db, edge.id, options.endpointId);
+  if (!endpoint) throw notFound('Endpoint');
+  const [created] = await repo.upsertUnprocessedFile(ctx.db, endpoint.id, options.path);
+  if (created) await ctx.publish(CHANNELS.unprocessedFiles(edge.id), [endpoint.id]);
+  return { ok: true as const };
+};
