@@ -19,6 +19,7 @@ import {
 import { registerRoleRoutes } from './modules/access/routes.ts';
 import { registerAccountRoutes } from './modules/accounts/routes.ts';
 import { registerAgentRoutes } from './modules/agent/routes.ts';
+import { registerArrivalsRoutes } from './modules/arrivals/routes.ts';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerConfigRoutes, registerKeyMapDownload } from './modules/config/routes.ts';
 import { registerEventRoutes } from './modules/events/routes.ts';
@@ -187,6 +188,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerSessionRoutes(api, ctx, services);
       registerManagerRoutes(api, ctx, services);
       registerConfigRoutes(api, ctx, services);
+      registerArrivalsRoutes(api, ctx, services);
       await registerUploadRoutes(api, ctx, services);
       await registerAgentRoutes(api, ctx, services);
     },
