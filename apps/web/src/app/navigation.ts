@@ -28,6 +28,12 @@ export const NAVIGATION: NavigationItem[] = [
       me.rights.resellers.length > 0,
   },
   {
+    section: 'user',
+    label: 'Edge servers',
+    to: (me) => `/users/${me.id}/edge`,
+    visible: () => true,
+  },
+  {
     section: 'cloud',
     label: 'Organisation',
     to: () => '/admin/organisation',
@@ -41,6 +47,12 @@ export const NAVIGATION: NavigationItem[] = [
     section: 'cloud',
     label: 'Administrators',
     to: () => '/admin/managers',
+    visible: (me) => me.rights.admin.length > 0,
+  },
+  {
+    section: 'cloud',
+    label: 'Edge servers',
+    to: () => '/admin/edge',
     visible: (me) => me.rights.admin.length > 0,
   },
   {

@@ -80,6 +80,30 @@ export const router = createBrowserRouter([
           Component: (await import('../features/uploads/MetadataUploadPage.tsx')).MetadataUploadPage,
         }),
       },
+      {
+        path: 'users/:userId/edge',
+        lazy: async () => ({
+          Component: (await import('../features/edge/EdgeServersPages.tsx')).UserEdgeServersPage,
+        }),
+      },
+      {
+        path: 'admin/edge',
+        lazy: async () => ({
+          Component: (await import('../features/edge/EdgeServersPages.tsx')).AdminEdgeServersPage,
+        }),
+      },
+      {
+        path: 'edge/:edgeServerId/services',
+        lazy: async () => ({
+          Component: (await import('../features/edge/ServicesPage.tsx')).ServicesPage,
+        }),
+      },
+      {
+        path: 'edge/:edgeServerId/services/:serviceId/endpoints',
+        lazy: async () => ({
+          Component: (await import('../features/edge/EndpointsPage.tsx')).EndpointsPage,
+        }),
+      },
       { path: '*', Component: NotFoundPage },
     ],
   },

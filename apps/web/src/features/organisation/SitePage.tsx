@@ -6,6 +6,7 @@ import { Section } from '../../ui/Section.tsx';
 import { ExtraDataSection } from '../account-config/ExtraDataSection.tsx';
 import { MetadataColumnsSection } from '../account-config/MetadataColumnsSection.tsx';
 import { AccountsTable } from '../accounts/AccountsTable.tsx';
+import { SiteEdgeServers } from '../edge/SiteEdgeServers.tsx';
 import { ManagersTable } from '../managers/ManagersTable.tsx';
 import { ImportUsersFromCsv } from '../user-import/ImportUsersFromCsv.tsx';
 
@@ -63,6 +64,11 @@ export const SitePage = () => {
       {may?.canManageManagers && (
         <Section title="Extra data" id="extra-data">
           <ExtraDataSection scope="sites" id={id} canEdit />
+        </Section>
+      )}
+      {may?.canManage && (
+        <Section title="Edge servers" id="edge-servers">
+          <SiteEdgeServers siteId={id} />
         </Section>
       )}
       {may?.canManageManagers && (

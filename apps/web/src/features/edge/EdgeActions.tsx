@@ -1,0 +1,87 @@
+import { Button, Group, Stack, Switch, Table, Text } from '@mantine/core';
+import type { EdgeAction, EdgeServer } from '@media/contract';
+import { type EdgeActionResult, useEdgeAction, useSupportConnection } from '../../api/edge.ts';
+import { notify } from '../../ui/notify.tsx';
+import { reasonOf } from './edge-page.ts';
+
+const ACTION_LABELS: Record<EdgeAction, string> = {
+  machineLoad: 'Machine load',
+  runNewEdgeSpeedTest: 'Run speed test',
+  getEdgeSpeedTestResults: 'Speed test results',
+};
+
+const ActionResult = ({ result }: { result: EdgeActionResult }) => {
+  const label = ACTION_LABELS[result.action as EdgeAction] ?? result.action;
+  const when = new Date(result.requestedAt).toLocaleString();
+  if (result.status === 'requested' || !result.result)
+    return (
+      <Text size="sm" c="dimmed" data-testid="edge-action-result">
+        {label}: requested {when}; the edge server answers when it next calls in.
+      </Text>
+    );
+  return (
+    <Stack gap={2} data-testid="edge-action-result">
+      <Text size="sm" fw={600}>
+        {label} ({when})
+      </Text>
+      <Table withRowBorders={false} verticalSpacing={2} fz="sm" w="auto">
+        <Table.Tbody>
+          {Object.entries(result.result).map(([name, value]) => (
+            <Table.Tr key={name}>
+              <Table.Td c="dimmed">{name}</Table.Td>
+              <Table.Td>{value === null ? '–' : String(value)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+};
+
+/** Machine load and speed test requests, and the support connection switch, of a saved edge server. */
+export const EdgeActions = ({ edge }: { edge: EdgeServer }) => {
+  const action = useEdgeAction(edge.id);
+  const support = useSupportConnection();
+  const run = (name: EdgeAction) =>
+    action.mutate(name, {
+      onError: (error) =>
+        notify({ type: 'danger', text: `${ACTION_LABELS[name]} failed: ${reasonOf(error)}` }),
+    });
+  return (
+    <Stack gap="xs">
+      <Group gap="xs">
+        {(Object.keys(ACTION_LABELS) as EdgeAction[]).map((name) => (
+          <Button
+            key={name}
+            size="xs"
+            variant="default"
+            loading={action.isPending && action.variables === name}
+            disabled={action.isPending}
+            onClick={() => run(name)}
+          >
+            {ACTION_LABELS[name]}
+          </Button>
+        ))}
+        <Switch
+          ml="md"
+          label="Support connection"
+          checked={
+            support.isPending
+              ? (support.variables?.enabled ?? edge.supportConnection)
+              : edge.supportConnection
+          }
+          disabled={support.isPending}
+          onChange={(e) =>
+            support.mutate(
+              { id: edge.id, enabled: e.currentTarget.checked },
+              {
+                onError: (error) => notify({ type: 'danger', text: reasonOf(error) }),
+              },
+            )
+          }
+        />
+      </Group>
+      {action.data && <ActionResult result={action.data} />}
+    </Stack>
+  );
+};
