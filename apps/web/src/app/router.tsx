@@ -104,6 +104,26 @@ export const router = createBrowserRouter([
           Component: (await import('../features/edge/EndpointsPage.tsx')).EndpointsPage,
         }),
       },
+      {
+        path: 'accounts/:accountId/arrivals',
+        lazy: async () => ({
+          Component: (await import('../features/arrivals/ArrivalsPage.tsx')).ArrivalsPage,
+        }),
+      },
+      ...['edge/:edgeServerId', 'accounts/:accountId/arrivals/:arrivalsFolderId', 'accounts/:accountId'].map(
+        (base) => ({
+          path: `${base}/ingestQueue`,
+          lazy: async () => ({
+            Component: (await import('../features/ingest/IngestQueuePage.tsx')).IngestQueuePage,
+          }),
+        }),
+      ),
+      {
+        path: 'edge/:edgeServerId/unprocessedFiles',
+        lazy: async () => ({
+          Component: (await import('../features/ingest/UnprocessedFilesPage.tsx')).UnprocessedFilesPage,
+        }),
+      },
       { path: '*', Component: NotFoundPage },
     ],
   },

@@ -97,6 +97,9 @@ export const isPlayable = (item: { proxyWidth: number | null; proxyHeight: numbe
 /** spec2 §9. */
 export const INGEST_LOOKUP_PAGE_SIZE = 100;
 export const FIRST_RANK = 1;
+/** spec2 §2, §9: the auto-updating image (thumbnail) ticks every second and retries a failure after 30 s. */
+export const THUMBNAIL_TICK_MS = 1000;
+export const THUMBNAIL_RETRY_MS = 30_000;
 
 /** spec2 §2: the views of an ingest queue page. */
 export const INGEST_QUEUE_MODES = ['files', 'streams', 'unprocessed'] as const;

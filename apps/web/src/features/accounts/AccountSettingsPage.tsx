@@ -22,6 +22,7 @@ import {
   accountUpdateSchema,
   CHANNELS,
   concurrentUserLimitOptions,
+  EDGE_LINKS,
   EDIT_MODES,
   isDirty,
   MSG_ACCOUNT_DISABLED_LABEL,
@@ -197,6 +198,16 @@ const AccountSettings = ({ account }: { account: Account }) => {
           {access.canManage && (
             <Button component={Link} to={`${accountSettingsPath(account.name)}metaupload`} variant="default">
               Metadata upload
+            </Button>
+          )}
+          {access.canManage && (
+            <Button component={Link} to={EDGE_LINKS.arrivals(account.id)} variant="default">
+              Arrivals folders
+            </Button>
+          )}
+          {access.canManage && (
+            <Button component={Link} to={EDGE_LINKS.accountIngestQueue(account.id)} variant="default">
+              Ingest queue
             </Button>
           )}
           {access.canManage && (

@@ -59,6 +59,8 @@ export type DataTableProps<T extends RowData> = {
   resizable?: boolean;
   /** Height of the scrolling body; rows are virtualised inside it. */
   height?: number;
+  /** Height of every row, for rows taller than one line of text (thumbnails). */
+  rowHeight?: number;
 };
 
 const ROW_HEIGHT = 36;
@@ -129,7 +131,7 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
   const virtualizer = useVirtualizer({
     count: tableRows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => props.rowHeight ?? ROW_HEIGHT,
     overscan: 12,
   });
   const virtualRows = virtualizer.getVirtualItems();
@@ -261,7 +263,7 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
                   <Table.Tr
                     key={row.id}
                     data-row-id={row.id}
-                    h={ROW_HEIGHT}
+                    h={props.rowHeight ?? ROW_HEIGHT}
                     bg={row.getIsSelected() ? 'var(--mantine-primary-color-light)' : undefined}
                   >
                     {selectable && (

@@ -1,0 +1,164 @@
+import { Box, Text, Tooltip } from '@mantine/core';
+import {
+  durationFilter,
+  formatTableDate,
+  type IngestQueueItem,
+  type IngestQueueMode,
+  isPlayable,
+} from '@media/contract';
+import { AutoUpdatingImage } from '../../ui/AutoUpdatingImage.tsx';
+import type { DataTableColumn } from '../../ui/data-table/DataTable.tsx';
+import { ItemActionsMenu } from './ItemActionsMenu.tsx';
+import { thumbnailBox } from './queue-address.ts';
+import { IngestStatusBadge } from './StatusBadge.tsx';
+import type { useQueueActions } from './useQueueActions.ts';
+
+const dateCell = (value: string | null) => (value ? formatTableDate(new Date(value)) : '—');
+
+/** The thumbnail asks for twice its size, for sharp pictures on dense screens, within the API's limits. */
+const thumbnailSrc = (id: number, box: { width: number; height: number }) =>
+  `/api/ingestQueueItems/${id}/thumbnail?width=${Math.min(1920, box.width * 2)}&height=${Math.min(1080, box.height * 2)}`;
+
+/** The columns of the queue table, with each row's actions (built afresh: the actions close over the latest state). */
+export const useQueueColumns = (props: {
+  mode: IngestQueueMode | undefined;
+  thumbSize: number;
+  actions: ReturnType<typeof useQueueActions>;
+  onEdit: (item: IngestQueueItem) => void;
+  onLog: (item: IngestQueueItem) => void;
+}) => {
+  const { mode, thumbSize, actions, onEdit, onLog } = props;
+  const box = thumbnailBox(mode, thumbSize);
+  const columns: DataTableColumn<IngestQueueItem>[] = [
+    {
+      id: 'thumbnail',
+      header: '',
+      width: box.width + 20,
+      cell: (item) =>
+        isPlayable(item) ? (
+          <AutoUpdatingImage
+            src={thumbnailSrc(item.id, box)}
+            alt={`Thumbnail of ${item.clipName || item.sourceName}`}
+            width={box.width}
+            height={box.height}
+            live={item.status === 'ingesting'}
+          />
+        ) : (
+          <Box
+            w={box.width}
+            h={box.height}
+            aria-hidden
+            style={{ borderRadius: 4, background: 'var(--mantine-color-default-hover)' }}
+          />
+        ),
+    },
+    {
+      id: 'clipName',
+      header: 'Clip name',
+      sortable: true,
+      width: 190,
+      cell: (item) =>
+        item.clipName ? (
+          <span title={item.sourceName}>{item.clipName}</span>
+        ) : (
+          <Text span c="dimmed" size="sm" title={item.sourceName}>
+            {item.sourceName || '—'}
+          </Text>
+        ),
+    },
+    { id: 'reelName', header: 'Reel', sortable: true, optional: true, width: 100, cell: (i) => i.reelName },
+    {
+      id: 'diskLabel',
+      header: 'Disk label',
+      optional: true,
+      hidden: true,
+      width: 110,
+      cell: (i) => i.diskLabel,
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      sortable: true,
+      width: 130,
+      cell: (item) => <StatusCell item={item} />,
+    },
+    {
+      id: 'endpoint',
+      header: 'Endpoint',
+      optional: true,
+      width: 130,
+      cell: (item) => item.endpoint?.name ?? '—',
+    },
+    {
+      id: 'whenQueued',
+      header: 'Queued',
+      sortable: true,
+      width: 135,
+      cell: (item) => dateCell(item.whenQueued),
+    },
+    {
+      id: 'whenStarted',
+      header: 'Started',
+      sortable: true,
+      optional: true,
+      hidden: true,
+      width: 135,
+      cell: (item) => dateCell(item.whenStarted),
+    },
+    {
+      id: 'whenFinished',
+      header: 'Finished',
+      sortable: true,
+      optional: true,
+      width: 135,
+      cell: (item) => dateCell(item.whenFinished),
+    },
+    {
+      id: 'duration',
+      header: 'Duration',
+      optional: true,
+      width: 80,
+      cell: (item) => (item.duration == null ? '—' : durationFilter(item.duration)),
+    },
+    {
+      id: 'error',
+      header: 'Error',
+      optional: true,
+      width: 150,
+      cell: (item) =>
+        item.error ? (
+          <Text span c="red" size="sm" title={item.error}>
+            {item.error}
+          </Text>
+        ) : (
+          ''
+        ),
+    },
+    {
+      id: 'actions',
+      header: '',
+      width: 48,
+      cell: (item) => (
+        <ItemActionsMenu
+          item={item}
+          actions={actions}
+          onEdit={() => onEdit(item)}
+          onLog={() => onLog(item)}
+        />
+      ),
+    },
+  ];
+  return columns;
+};
+
+/** The status badge; an error shows on hover too. */
+const StatusCell = ({ item }: { item: IngestQueueItem }) =>
+  item.error ? (
+    <Tooltip label={item.error} multiline w={320} openDelay={300}>
+      <span>
+        <IngestStatusBadge status={item.status} />
+      </span>
+    </Tooltip>
+  ) : (
+    <IngestStatusBadge status={item.status} />
+  );
