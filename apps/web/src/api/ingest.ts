@@ -1,12 +1,13 @@
-import type {
-  EdgeServer,
-  Endpoint,
-  IngestQueueItem,
-  IngestQueueQuery,
-  IngestStatus,
-  LiveUpdate,
-  ManualStatusChange,
-  UnprocessedFile,
+import {
+  type EdgeServer,
+  type Endpoint,
+  FIRST_RANK,
+  type IngestQueueItem,
+  type IngestQueueQuery,
+  type IngestStatus,
+  type LiveUpdate,
+  type ManualStatusChange,
+  type UnprocessedFile,
 } from '@media/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
@@ -114,7 +115,7 @@ export const useUnprocessedFiles = (endpoints: Pick<Endpoint, 'id' | 'name'>[] |
       const lists = await Promise.all(
         (endpoints ?? []).map(async (endpoint) => {
           const list = await ingest<Collection<UnprocessedFile>>(
-            `/api/endpoints/${endpoint.id}/unprocessedFiles`,
+            `/api/endpoints/${endpoint.id}/unprocessedFiles?limit=1000`,
             { raw: true },
           );
           return { list, endpointName: endpoint.name };
@@ -181,11 +182,30 @@ export const useTrashItems = () =>
     }),
   );
 
-/** Ranks from 1: the item sent to the top gets rank 1. */
-export const useRankItems = (scope: QueueScope) =>
-  useIngestMutation((entries: { queueItemId: number; rank: number }[]) =>
-    ingest(`${scopeBase(scope)}/ingestQueueItemRanks`, { method: 'POST', body: entries }),
-  );
+/**
+ * Send to top: the item takes rank 1 and the items ahead of it (by the queue's order) move down one place
+ * each, ranks 2, 3, …; the items behind it keep theirs. One call, all or nothing.
+ */
+export const useSendToTop = (scope: QueueScope) =>
+  useIngestMutation(async (item: Pick<IngestQueueItem, 'id' | 'rank'>) => {
+    const queue = await fetchQueue(scope, {
+      offset: 0,
+      pageSize: 1000,
+      sortKey: 'rank',
+      sortDirection: 1,
+      filters: '',
+      extendedSearch: '0',
+    });
+    const ahead = queue.results.filter(
+      (other) =>
+        other.id !== item.id && (other.rank < item.rank || (other.rank === item.rank && other.id < item.id)),
+    );
+    const ranks = [
+      { queueItemId: item.id, rank: FIRST_RANK },
+      ...ahead.map((other, index) => ({ queueItemId: other.id, rank: FIRST_RANK + 1 + index })),
+    ];
+    return ingest(`${scopeBase(scope)}/ingestQueueItemRanks`, { method: 'POST', body: ranks });
+  });
 
 export const useForceFiles = () =>
   useIngestMutation((ids: number[]) =>

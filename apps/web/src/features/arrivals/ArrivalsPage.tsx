@@ -72,7 +72,9 @@ const ArrivalsFolders = ({ accountId }: { accountId: number }) => {
       </Alert>
     );
   const list = folders.data?.results ?? [];
-  const select = (id: number) => {
+  /** Picks a folder in the address; only a folder just created is scrolled to (the user is elsewhere). */
+  const select = (id: number, scroll = false) => {
+    if (!scroll) scrolled.current = String(id);
     if (selectedId !== String(id)) void navigate({ hash: String(id) }, { replace: true });
   };
 
@@ -109,7 +111,7 @@ const ArrivalsFolders = ({ accountId }: { accountId: number }) => {
           onSelect={() => undefined}
           onDraftDone={(saved?: ArrivalsFolder) => {
             setDrafts((current) => current.filter((k) => k !== key));
-            if (saved) select(saved.id);
+            if (saved) select(saved.id, true);
           }}
         />
       ))}

@@ -222,7 +222,7 @@ const QueueItems = ({ scope, mode, thumbSize, initialStatuses = [], initialKinds
           total={queue.data?.total ?? 0}
           getRowId={(item) => String(item.id)}
           columns={columns}
-          loading={queue.isFetching && !queue.isError}
+          loading={queue.isPending || (queue.isPlaceholderData && queue.isFetching)}
           emptyText={
             filters || searchText ? 'No queue items match the filter' : 'There are no items in this queue'
           }

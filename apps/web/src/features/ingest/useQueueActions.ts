@@ -1,5 +1,4 @@
 import {
-  FIRST_RANK,
   INGEST_MESSAGES,
   type IngestQueueItem,
   type IngestStatus,
@@ -9,7 +8,7 @@ import {
   type QueueScope,
   useChangeItem,
   useChangeStatuses,
-  useRankItems,
+  useSendToTop,
   useTrashItem,
   useTrashItems,
 } from '../../api/ingest.ts';
@@ -30,7 +29,7 @@ export const itemLabel = (item: IngestQueueItem) => item.clipName || item.source
 export const useQueueActions = (scope: QueueScope) => {
   const change = useChangeItem();
   const changeStatuses = useChangeStatuses();
-  const rank = useRankItems(scope);
+  const rank = useSendToTop(scope);
   const trashOne = useTrashItem();
   const trashMany = useTrashItems();
 
@@ -54,7 +53,7 @@ export const useQueueActions = (scope: QueueScope) => {
 
   const sendToTop = async (item: IngestQueueItem) => {
     try {
-      await rank.mutateAsync([{ queueItemId: item.id, rank: FIRST_RANK }]);
+      await rank.mutateAsync(item);
     } catch (error) {
       failed('sending the item to the top', error);
     }

@@ -1,0 +1,204 @@
+import {
+  ARRIVALS_MESSAGES,
+  type ArrivalsFolder,
+  EDGE_MESSAGES,
+  INGEST_MESSAGES,
+  type IngestQueueItem,
+  type UnprocessedFile,
+} from '@media/contract';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { choose, E2E_ADMIN_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
+
+const DEMO_PASSWORD = 'Demo-Passw0rd-ingest';
+
+const apiGet = async <T>(context: BrowserContext, url: string) => {
+  const response = await context.request.get(url);
+  expect(response.status(), url).toBe(200);
+  return ((await response.json()) as { results: T }).results;
+};
+
+/** The queue row of an item, by its id. */
+const row = (page: Page, id: number) => page.locator(`tr[data-row-id="${id}"]`);
+
+/** Opens an item's actions menu and picks one. */
+const itemAction = async (page: Page, id: number, action: string) => {
+  await page.getByRole('button', { name: `Actions for item ${id}` }).click();
+  await page.getByRole('menuitem', { name: action, exact: true }).click();
+};
+
+describe('arrivals folders and the ingest queue', () => {
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+
+  it('creates, renames and deletes an arrivals folder, and works the queue of an account', async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'evening-news.manager', DEMO_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    const account = await apiGet<{ id: number }>(context, `${base}/api/accounts/byName/evening-news`);
+    const folders = () =>
+      apiGet<ArrivalsFolder[]>(context, `${base}/api/accounts/${account.id}/arrivalsFolders`);
+    const items = () =>
+      apiGet<IngestQueueItem[]>(context, `${base}/api/accounts/${account.id}/ingestQueueItems?pageSize=1000`);
+
+    // The account settings page leads a manager to the arrivals folders.
+    await page.goto(`${base}/accounts/evening-news/`);
+    await page.getByRole('link', { name: 'Arrivals folders' }).click();
+    await page.waitForURL(`${base}/accounts/${account.id}/arrivals`);
+    await page.getByRole('region', { name: 'Arrivals folder Incoming rushes' }).waitFor();
+
+    // Create: a new folder lives on the page until it is created.
+    await page.getByRole('button', { name: 'New arrivals folder' }).click();
+    const draft = page.getByRole('region', { name: `Arrivals folder ${ARRIVALS_MESSAGES.defaultName}` });
+    await draft.getByLabel('State new').waitFor();
+    await draft.getByLabel('Name').fill('E2E rushes');
+    const created = page.getByRole('region', { name: 'Arrivals folder E2E rushes' });
+    await created.getByLabel('Priority').fill('5');
+    await created.getByRole('button', { name: 'Create' }).click();
+    await page.getByText(ARRIVALS_MESSAGES.saved('E2E rushes')).waitFor();
+    await created.getByLabel('State clean').waitFor();
+    const made = (await folders()).find((f) => f.name === 'E2E rushes');
+    expect(made?.priority).toBe(5);
+    await expect.poll(() => new URL(page.url()).hash).toBe(`#${made?.id}`);
+
+    // Rename with click-to-edit.
+    await created.getByRole('button', { name: 'Edit folder name' }).click();
+    await created.getByLabel('folder name').fill('E2E renamed');
+    await created.getByLabel('folder name').press('Enter');
+    await page.getByText(ARRIVALS_MESSAGES.saved('E2E renamed')).waitFor();
+    const renamed = page.getByRole('region', { name: 'Arrivals folder E2E renamed' });
+    await renamed.waitFor();
+    await expect.poll(async () => (await folders()).find((f) => f.id === made?.id)?.name).toBe('E2E renamed');
+
+    // A type change brings the type's options; their selects use the spec's placeholder.
+    await choose(page, renamed.getByLabel('Type', { exact: true }), 'Archive');
+    await renamed.getByPlaceholder(EDGE_MESSAGES.selectPlaceholder).first().waitFor({ state: 'attached' });
+    await renamed.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(ARRIVALS_MESSAGES.saved('E2E renamed')).first().waitFor();
+    await expect.poll(async () => (await folders()).find((f) => f.id === made?.id)?.typeId).toBe('archive');
+
+    await page.evaluate('window.scrollTo(0, 0)');
+    await screenshots(page, 'arrivals-folders');
+
+    // Delete asks first; cancelling keeps the folder.
+    await renamed.getByRole('button', { name: 'Delete E2E renamed' }).click();
+    let confirm = page.getByRole('dialog', { name: 'Delete arrivals folder' });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    expect((await folders()).some((f) => f.id === made?.id)).toBe(true);
+    await renamed.getByRole('button', { name: 'Delete E2E renamed' }).click();
+    confirm = page.getByRole('dialog', { name: 'Delete arrivals folder' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await renamed.waitFor({ state: 'detached' });
+    expect((await folders()).some((f) => f.id === made?.id)).toBe(false);
+
+    // The account's ingest queue.
+    await page.getByRole('link', { name: 'Ingest queue' }).first().click();
+    await page.waitForURL(`${base}/accounts/${account.id}/ingestQueue`);
+    const all = await items();
+    const byName = (name: string) => {
+      const found = all.find((item) => item.clipName === name);
+      if (!found) throw new Error(`no item ${name}`);
+      return found;
+    };
+    await row(page, byName('Budget speech').id).waitFor();
+
+    // Filter by status: only failed items stay.
+    await choose(page, page.getByRole('textbox', { name: 'Status filter' }), 'failed');
+    await page.keyboard.press('Escape');
+    const courtroom = byName('Courtroom sketch');
+    await row(page, courtroom.id).waitFor();
+    await expect.poll(() => row(page, byName('Budget speech').id).count()).toBe(0);
+    const statuses = await page.getByTestId('ingest-status').allTextContents();
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(new Set(statuses)).toEqual(new Set(['failed']));
+
+    // A failed item goes back to queued, and leaves the failed filter.
+    await itemAction(page, courtroom.id, 'Set to queued');
+    await row(page, courtroom.id).waitFor({ state: 'detached' });
+    await expect.poll(async () => (await items()).find((i) => i.id === courtroom.id)?.status).toBe('queued');
+
+    // Clear the filter; the item shows as queued.
+    await page.getByRole('textbox', { name: 'Status filter' }).click();
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Escape');
+    await row(page, courtroom.id).getByText('queued').waitFor();
+
+    // Send to top: the item takes rank 1 and the first row.
+    const vox = byName('Council vox pops');
+    await itemAction(page, vox.id, 'Send to top');
+    await expect.poll(async () => (await items()).find((i) => i.id === vox.id)?.rank).toBe(1);
+    await expect
+      .poll(() => page.locator('tbody tr[data-row-id]').first().getAttribute('data-row-id'))
+      .toBe(String(vox.id));
+
+    // A stream has no status changes, a file in actionRequired offers edit.
+    await page.getByRole('button', { name: `Actions for item ${byName('Flood aerials').id}` }).click();
+    await page.getByRole('menuitem', { name: 'Edit names' }).waitFor();
+    expect(await page.getByRole('menuitem', { name: 'Set to queued' }).count()).toBe(1);
+    await page.keyboard.press('Escape');
+
+    await page.evaluate('window.scrollTo(0, 0)');
+    await screenshots(page, 'ingest-queue');
+
+    // Trash an ingested item.
+    const weather = byName('Weather opener');
+    await itemAction(page, weather.id, 'Delete');
+    await page
+      .getByRole('dialog', { name: 'Delete queue item' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page.getByText(INGEST_MESSAGES.deleted(weather.id)).waitFor();
+    await expect.poll(async () => (await items()).find((i) => i.id === weather.id)?.status).toBe('deleted');
+
+    // Streams mode: the address says so and only stream items show, with larger thumbnails.
+    await page.getByText('Streams', { exact: true }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('mode')).toBe('streams');
+    expect(new URL(page.url()).searchParams.get('thumbsize')).toBe('1.0');
+    const srt = byName('Studio SRT feed');
+    await row(page, srt.id).waitFor();
+    await expect.poll(() => row(page, byName('Budget speech').id).count()).toBe(0);
+    await screenshots(page, 'ingest-queue-streams');
+
+    // Unprocessed mode: force one file.
+    await page.getByText('Unprocessed', { exact: true }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('mode')).toBe('unprocessed');
+    const file = 'incoming/clip0042.mxf';
+    await page.getByRole('button', { name: `Force ${file}` }).click();
+    await expect.poll(() => page.getByRole('button', { name: `Force ${file}` }).isDisabled()).toBe(true);
+    const endpointId = byName('Budget speech').endpointId;
+    const files = await apiGet<UnprocessedFile[]>(
+      context,
+      `${base}/api/endpoints/${endpointId}/unprocessedFiles`,
+    );
+    expect(files.find((f) => f.path === file)?.forced).toBe(true);
+    await context.close();
+  });
+
+  it("shows an edge server's queue and unprocessed files, and refuses an unknown context", async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'admin', E2E_ADMIN_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    const account = await apiGet<{ id: number }>(context, `${base}/api/accounts/byName/evening-news`);
+    const [first] = await apiGet<IngestQueueItem[]>(
+      context,
+      `${base}/api/accounts/${account.id}/ingestQueueItems?pageSize=1`,
+    );
+    const edgeServerId = first?.edgeServerId;
+    await page.goto(
+      `${base}/edge/${edgeServerId}/ingestQueue?context=site&filter=failed#/forEdge/${edgeServerId}`,
+    );
+    await page.getByTestId('ingest-status').first().waitFor();
+    expect(new Set(await page.getByTestId('ingest-status').allTextContents())).toEqual(new Set(['failed']));
+    await page.goto(`${base}/edge/${edgeServerId}/unprocessedFiles?context=site`);
+    await page.getByRole('heading', { name: 'Unprocessed files' }).waitFor();
+    await page.getByText('incoming/clip0042.mxf').waitFor();
+    await screenshots(page, 'unprocessed-files');
+    await page.goto(`${base}/edge/1/unprocessedFiles?context=galaxy`);
+    await page.getByText(EDGE_MESSAGES.invalidContext('galaxy')).waitFor();
+    await page.goto(`${base}/edge/1/ingestQueue?context=nowhere#/forEdge/1`);
+    await page.getByText(EDGE_MESSAGES.invalidContext('nowhere')).waitFor();
+    await context.close();
+  });
+});
