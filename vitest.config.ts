@@ -14,6 +14,7 @@ export default defineConfig({
         },
       },
       { test: { name: 'web', include: ['apps/web/src/**/*.test.ts'], environment: 'node' } },
+      { test: { name: 'edge-agent', include: ['apps/edge-agent/src/**/*.test.ts'], testTimeout: 30000 } },
     ],
   },
 });

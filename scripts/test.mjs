@@ -13,13 +13,15 @@ const run = (title, command, args, env = {}) => {
   }
 };
 
-run('Unit and property tests (packages/contract, apps/web)', 'npx', [
+run('Unit and property tests (packages/contract, apps/web, apps/edge-agent)', 'npx', [
   'vitest',
   'run',
   '--project',
   'contract',
   '--project',
   'web',
+  '--project',
+  'edge-agent',
   '--passWithNoTests',
 ]);
 run('Integration tests on PGlite (embedded)', 'npx', ['vitest', 'run', '--project', 'server'], {

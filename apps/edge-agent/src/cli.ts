@@ -1,20 +1,27 @@
 #!/usr/bin/env -S node --import tsx
 import { parseArgs } from 'node:util';
-import { fetchApiVersions } from './index.ts';
+import { AGENT_VERSION, EdgeAgent } from './agent.ts';
+import { fetchApiVersions } from './cloud.ts';
 
-const USAGE = `media-edge-agent: the edge server process that ingests files and streams into the cloud.
+const USAGE = `media-edge-agent ${AGENT_VERSION}: the edge server process that ingests files into the cloud.
 
-Usage: media-edge-agent --cloud <url> [--check]
+Usage: EDGE_TOKEN=<token> media-edge-agent --cloud <url> [--root <folder>]... [--check]
 
-  --cloud <url>   Address of the cloud, e.g. http://localhost:8080
-  --check         Check that the cloud answers and which API versions it speaks, then exit
-  --help          Show this text
+  --cloud <url>     Address of the cloud, e.g. http://localhost:8080
+  --root <folder>   A folder the agent may read (repeatable); endpoints pointing elsewhere are refused.
+                    Without --root the agent reads any folder an endpoint names.
+  --check           Check that the cloud answers and which API versions it speaks, then exit
+  --help            Show this text
+
+  EDGE_TOKEN        The edge server's token, shown once when the edge server was created
+                    (an environment variable, so that it does not show in the process list).
 `;
 
 const main = async () => {
   const { values } = parseArgs({
     options: {
       cloud: { type: 'string' },
+      root: { type: 'string', multiple: true, default: [] },
       check: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -25,9 +32,22 @@ const main = async () => {
   }
   const versions = await fetchApiVersions({ cloudUrl: values.cloud });
   process.stdout.write(`Cloud ${values.cloud} speaks API versions ${versions.supported.join(', ')}\n`);
-  if (!values.check) {
-    process.stdout.write('Ingest is not available in this version of the agent yet; nothing more to do.\n');
+  if (values.check) return;
+  const token = process.env.EDGE_TOKEN;
+  if (!token) {
+    process.stderr.write('EDGE_TOKEN is not set: give the edge server token shown when it was created.\n');
+    process.exit(2);
   }
+  const agent = new EdgeAgent({
+    cloudUrl: values.cloud,
+    token,
+    allowedRoots: values.root,
+    log: (level, message) => process.stderr.write(`${new Date().toISOString()} ${level} ${message}\n`),
+  });
+  agent.start();
+  process.stdout.write('Edge agent running; Ctrl+C stops it.\n');
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void agent.stop().then(() => process.exit(0)));
 };
 
 main().catch((error: unknown) => {

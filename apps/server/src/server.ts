@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { startLocalEdge } from './modules/agent/local-edge.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { createContext } from './platform/start.ts';
 
@@ -6,8 +7,10 @@ const main = async () => {
   const config = loadConfig();
   const { ctx, outcome, demo } = await createContext(config);
   const app = await buildApp(ctx);
+  let localEdge: Awaited<ReturnType<typeof startLocalEdge>>;
   const shutdown = async (signal: string) => {
     ctx.log.info({ signal }, 'shutting down');
+    await localEdge?.stop();
     await app.close();
     await ctx.close();
     process.exit(0);
@@ -23,6 +26,14 @@ const main = async () => {
     },
     'listening',
   );
+  if (config.localEdge) {
+    const loopback = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    localEdge = await startLocalEdge(ctx, `http://${loopback}:${config.port}`);
+    if (localEdge)
+      process.stdout.write(
+        `\n  Local edge server: files dropped into ${localEdge.folders.arrivals} are ingested.\n`,
+      );
+  }
   if (outcome.generatedAdminPassword) {
     // Printed once, on the console only: the only way to learn it.
     process.stdout.write(

@@ -98,6 +98,7 @@ export const insertQueueItem = async (
     queueId: string;
     sourceName: string;
     isStream: boolean;
+    forced: boolean;
   },
 ) => {
   const [created] = await db
@@ -204,8 +205,11 @@ export const listUnprocessedFiles = (db: DbOrTx, endpointIds: number[]) =>
         .limit(10_000)
     : Promise.resolve([]);
 
-/** A forced file the agent has queued is no longer unprocessed. */
-export const removeUnprocessedFile = (db: DbOrTx, endpointId: number, path: string) =>
-  db
+/** A file the agent queues is no longer unprocessed; answers whether a person had forced it. */
+export const removeUnprocessedFile = async (db: DbOrTx, endpointId: number, path: string) => {
+  const removed = await db
     .delete(unprocessedFiles)
-    .where(and(eq(unprocessedFiles.endpointId, endpointId), eq(unprocessedFiles.path, path)));
+    .where(and(eq(unprocessedFiles.endpointId, endpointId), eq(unprocessedFiles.path, path)))
+    .returning({ forced: unprocessedFiles.forced });
+  return removed.some((row) => row.forced);
+};

@@ -98,7 +98,8 @@ export const registerQueueItem = async (options: {
   const endpoint = await repo.findEdgeEndpoint(ctx.db, edge.id, options.endpointId);
   if (!endpoint) throw notFound('Endpoint');
   const { item, created } = await ctx.db.transaction(async (tx) => {
-    const result = await repo.insertQueueItem(tx, {
+    const forced = await repo.removeUnprocessedFile(tx, endpoint.id, options.sourceName);
+    return repo.insertQueueItem(tx, {
       edgeServerId: edge.id,
       endpointId: endpoint.id,
       accountId: endpoint.accountId,
@@ -106,9 +107,8 @@ export const registerQueueItem = async (options: {
       queueId: options.queueId,
       sourceName: options.sourceName,
       isStream: options.isStream,
+      forced,
     });
-    if (result.created) await repo.removeUnprocessedFile(tx, endpoint.id, options.sourceName);
-    return result;
   });
   if (created) {
     await publishQueueChange(ctx, edge, item);

@@ -1,0 +1,269 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AgentCommand, AgentConfiguration, AgentEndpoint, AgentQueueItem } from '@media/contract';
+import { CloudClient, CloudError } from './cloud.ts';
+import { probe, proxySize, thumbnail } from './media.ts';
+import { isInsideRoots, listFiles, queueIdOf, SettleTracker } from './scanner.ts';
+
+export const AGENT_VERSION = '0.2.0';
+/** The endpoint types this agent can read; streams are not recorded by it yet. */
+export const SUPPORTED_ENDPOINT_TYPES = { LocalFolderEndpoint: '1.0' } as const;
+
+export type AgentLog = (level: 'info' | 'warn' | 'error', message: string, details?: object) => void;
+
+export type EdgeAgentSettings = {
+  cloudUrl: string;
+  token: string;
+  /** Folders the agent may read; endpoints pointing elsewhere are refused. Empty: anywhere. */
+  allowedRoots?: string[];
+  heartbeatMs?: number;
+  /** How long a file must stay unchanged before it is queued. */
+  settleMs?: number;
+  log?: AgentLog;
+};
+
+const key = (endpointId: number, relativePath: string) => `${endpointId}:${relativePath}`;
+
+/**
+ * The edge server process (DESIGN.md): calls in, watches its local folder endpoints, queues what
+ * settles there, ingests queued items in the operators' order (probe, thumbnail, proxy size) and
+ * answers the cloud's commands. Everything goes through the cloud's HTTP API with the edge's token.
+ */
+export class EdgeAgent {
+  private readonly cloud: CloudClient;
+  private readonly settle = new SettleTracker();
+  /** Files already handed to the cloud (queued or unprocessed), so each is reported once. */
+  private readonly registered = new Set<string>();
+  private readonly reportedUnprocessed = new Set<string>();
+  private readonly working = new Set<number>();
+  private readonly warned = new Set<string>();
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopped = false;
+  private endpoints = new Map<number, AgentEndpoint>();
+
+  constructor(private readonly settings: EdgeAgentSettings) {
+    this.cloud = new CloudClient(settings.cloudUrl, settings.token);
+  }
+
+  private log: AgentLog = (level, message, details) => this.settings.log?.(level, message, details);
+
+  private warnOnce(id: string, message: string) {
+    if (this.warned.has(id)) return;
+    this.warned.add(id);
+    this.log('warn', message);
+  }
+
+  start() {
+    const loop = async () => {
+      if (this.stopped) return;
+      this.running = this.tick().catch((error: unknown) =>
+        this.log('warn', `edge agent: ${error instanceof Error ? error.message : String(error)}`),
+      );
+      await this.running;
+      if (!this.stopped) this.timer = setTimeout(loop, this.settings.heartbeatMs ?? 5000);
+    };
+    void loop();
+  }
+
+  async stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** One round: call in, answer commands, look for new files, ingest what is queued. */
+  async tick() {
+    const configuration = await this.cloud.heartbeat(AGENT_VERSION, { ...SUPPORTED_ENDPOINT_TYPES });
+    this.endpoints = new Map(configuration.endpoints.map((endpoint) => [endpoint.id, endpoint]));
+    for (const command of configuration.commands) await this.answer(command);
+    this.forgetRescanned(configuration);
+    await this.scan(configuration);
+    await this.ingestQueued(configuration.edgeServer.maxConcurrentIngests);
+  }
+
+  private async answer(command: AgentCommand) {
+    const result = await this.run(command);
+    await this.cloud.completeCommand(command.id, result);
+  }
+
+  private async run(command: AgentCommand): Promise<Record<string, string | number | boolean | null>> {
+    switch (command.action) {
+      case 'machineLoad': {
+        const [load1 = 0, load5 = 0, load15 = 0] = os.loadavg();
+        return {
+          load1: round(load1),
+          load5: round(load5),
+          load15: round(load15),
+          cpus: os.cpus().length,
+          freeMemoryMb: Math.round(os.freemem() / 2 ** 20),
+          totalMemoryMb: Math.round(os.totalmem() / 2 ** 20),
+        };
+      }
+      case 'runNewEdgeSpeedTest': {
+        const started = performance.now();
+        const rounds = 3;
+        for (let i = 0; i < rounds; i += 1) await this.cloud.queuedItems(1);
+        return { latencyMs: round((performance.now() - started) / rounds), rounds };
+      }
+      case 'service:restart':
+      case 'service:rescan':
+        this.registered.clear();
+        this.reportedUnprocessed.clear();
+        return { done: true };
+      default:
+        return { error: `This agent does not know the action ${command.action}` };
+    }
+  }
+
+  /** An unprocessed file the cloud no longer holds was rescanned by a person: look at it again. */
+  private forgetRescanned(configuration: AgentConfiguration) {
+    const held = new Set(configuration.unprocessedFiles.map((file) => key(file.endpointId, file.path)));
+    for (const id of this.reportedUnprocessed) {
+      if (!held.has(id)) {
+        this.reportedUnprocessed.delete(id);
+        this.registered.delete(id);
+      }
+    }
+  }
+
+  private folderOf(endpoint: AgentEndpoint) {
+    const folder = endpoint.options.path;
+    if (typeof folder !== 'string' || folder === '') return undefined;
+    if (!isInsideRoots(folder, this.settings.allowedRoots ?? [])) {
+      this.warnOnce(
+        `root:${endpoint.id}:${folder}`,
+        `Endpoint "${endpoint.name}" points at ${folder}, outside the folders this agent may read`,
+      );
+      return undefined;
+    }
+    return path.resolve(folder);
+  }
+
+  private async scan(configuration: AgentConfiguration) {
+    const forced = new Set(configuration.forcedFiles.map((file) => key(file.endpointId, file.path)));
+    for (const endpoint of configuration.endpoints) {
+      if (endpoint.status === 'disabled') continue;
+      if (!(endpoint.typeId in SUPPORTED_ENDPOINT_TYPES)) {
+        this.warnOnce(
+          `type:${endpoint.id}`,
+          `Endpoint "${endpoint.name}": ${endpoint.typeId} is not read by this agent`,
+        );
+        continue;
+      }
+      const folder = this.folderOf(endpoint);
+      if (!folder) continue;
+      const now = Date.now();
+      for (const file of await listFiles(folder)) {
+        const id = key(endpoint.id, file.relativePath);
+        const isForced = forced.has(id);
+        if (this.registered.has(id) && !isForced) continue;
+        if (!isForced && !this.settle.settled(file, now, this.settings.settleMs ?? 2000)) continue;
+        if (!isForced && !(await probe(file.absolutePath))) {
+          if (!this.reportedUnprocessed.has(id)) {
+            await this.cloud.reportUnprocessed(endpoint.id, file.relativePath);
+            this.reportedUnprocessed.add(id);
+          }
+          this.registered.add(id);
+          continue;
+        }
+        await this.cloud.registerItem({
+          endpointId: endpoint.id,
+          queueId: queueIdOf(endpoint.id, file.relativePath),
+          sourceName: file.relativePath,
+        });
+        this.reportedUnprocessed.delete(id);
+        this.registered.add(id);
+        this.settle.forget(file.absolutePath);
+      }
+    }
+  }
+
+  private async ingestQueued(maxConcurrent: number) {
+    const free = Math.max(0, maxConcurrent - this.working.size);
+    if (free === 0) return;
+    const items = (await this.cloud.queuedItems(Math.min(100, free + this.working.size))).filter(
+      (item) => !this.working.has(item.id) && !item.isStream,
+    );
+    await Promise.all(items.slice(0, free).map((item) => this.ingest(item)));
+  }
+
+  private async ingest(item: AgentQueueItem) {
+    this.working.add(item.id);
+    try {
+      await this.cloud.reportProgress(item.id, {
+        status: 'ingesting',
+        log: line(`Ingest of ${item.sourceName} started`),
+      });
+      await this.cloud.reportProgress(item.id, await this.work(item));
+    } catch (error) {
+      // 409: a person took the item out of the queue meanwhile; their decision stands.
+      if (!(error instanceof CloudError && error.status === 409)) {
+        const message = error instanceof Error ? error.message : String(error);
+        await this.cloud
+          .reportProgress(item.id, { status: 'failed', error: message, log: line(`Failed: ${message}`) })
+          .catch(() => undefined);
+      }
+    } finally {
+      this.working.delete(item.id);
+    }
+  }
+
+  private async work(item: AgentQueueItem) {
+    const endpoint = item.endpointId != null ? this.endpoints.get(item.endpointId) : undefined;
+    const folder = endpoint && this.folderOf(endpoint);
+    if (!folder) {
+      const error = 'The endpoint of this item is gone or cannot be read';
+      return { status: 'failed' as const, error, log: line(error) };
+    }
+    const file = path.resolve(folder, item.sourceName);
+    if (!isInsideRoots(file, [folder])) {
+      const error = 'The file lies outside its endpoint folder';
+      return { status: 'failed' as const, error, log: line(error) };
+    }
+    const info = await probe(file);
+    if (!info) {
+      if (!fs.existsSync(file))
+        return {
+          status: 'missing' as const,
+          error: 'The file is no longer there',
+          log: line('File missing'),
+        };
+      if (item.forced)
+        return {
+          status: 'ingested' as const,
+          log: line('Forced past the media check: not a media file, no proxy made'),
+        };
+      return {
+        status: 'failed' as const,
+        error: 'Not a media file',
+        log: line('ffprobe found no audio or video'),
+      };
+    }
+    const lines = [line(`Probed: ${describe(info)}`)];
+    let size: { width: number; height: number } | null = null;
+    if (info.hasVideo && info.width && info.height) {
+      size = proxySize(info.width, info.height);
+      await this.cloud.uploadThumbnail(item.id, await thumbnail(file, info));
+      lines.push(line(`Thumbnail made; proxy size ${size.width}x${size.height}`));
+    }
+    lines.push(line('Ingested'));
+    return {
+      status: 'ingested' as const,
+      duration: info.duration,
+      proxyWidth: size?.width ?? null,
+      proxyHeight: size?.height ?? null,
+      log: lines.join(''),
+    };
+  }
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+const line = (text: string) => `${new Date().toISOString()} ${text}\n`;
+const describe = (info: Awaited<ReturnType<typeof probe>> & object) =>
+  [
+    info.hasVideo ? `video ${info.width}x${info.height}` : 'no video',
+    info.hasAudio ? 'audio' : 'no audio',
+    info.duration != null ? `${round(info.duration)} s` : 'duration unknown',
+  ].join(', ');

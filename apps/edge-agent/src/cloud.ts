@@ -1,0 +1,109 @@
+import {
+  type AgentConfiguration,
+  type AgentQueueItem,
+  API_VERSION_HEADER,
+  type ApiVersions,
+  agentConfigurationSchema,
+  agentQueueItemSchema,
+  apiVersionsSchema,
+  errorText,
+} from '@media/contract';
+import { z } from 'zod';
+
+export type EdgeAgentOptions = { cloudUrl: string };
+
+/** Asks the cloud which API versions it speaks; the agent's first step before any ingest call. */
+export const fetchApiVersions = async (options: EdgeAgentOptions): Promise<ApiVersions> => {
+  const response = await fetch(new URL('/config/apiVersions.json', options.cloudUrl));
+  if (!response.ok) throw new Error(`The cloud answered ${response.status} for its API versions`);
+  return apiVersionsSchema.parse(await response.json());
+};
+
+/** A refusal from the cloud, with its status, so the agent can tell "gone" from "try again". */
+export class CloudError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The agent's side of /api/agent: its token, the ingest API version, JSON in and out. */
+export class CloudClient {
+  private apiVersion?: string;
+
+  constructor(
+    private readonly cloudUrl: string,
+    private readonly token: string,
+  ) {}
+
+  private async headers(extra: Record<string, string> = {}) {
+    this.apiVersion ??= (await fetchApiVersions({ cloudUrl: this.cloudUrl })).ingest;
+    return { authorization: `Bearer ${this.token}`, [API_VERSION_HEADER]: this.apiVersion, ...extra };
+  }
+
+  private async call<T>(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    schema: z.ZodType<T>,
+    body?: unknown,
+    raw?: { contentType: string; data: Buffer },
+  ): Promise<T> {
+    const response = await fetch(new URL(`/api/agent/${path}`, this.cloudUrl), {
+      method,
+      headers: await this.headers(
+        raw
+          ? { 'content-type': raw.contentType }
+          : body !== undefined
+            ? { 'content-type': 'application/json' }
+            : {},
+      ),
+      body: raw ? new Uint8Array(raw.data) : body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    const payload: unknown = await response.json().catch(() => undefined);
+    if (!response.ok) throw new CloudError(response.status, errorText(payload ?? `HTTP ${response.status}`));
+    return z.object({ results: schema }).parse(payload).results;
+  }
+
+  heartbeat(agentVersion: string, endpointVersions: Record<string, string>): Promise<AgentConfiguration> {
+    return this.call('POST', 'heartbeat', agentConfigurationSchema, { agentVersion, endpointVersions });
+  }
+
+  completeCommand(id: number, result: Record<string, string | number | boolean | null>) {
+    return this.call('POST', `commands/${id}`, z.unknown(), { result });
+  }
+
+  registerItem(item: { endpointId: number; queueId: string; sourceName: string }): Promise<AgentQueueItem> {
+    return this.call('POST', 'queueItems', agentQueueItemSchema, item);
+  }
+
+  queuedItems(limit: number): Promise<AgentQueueItem[]> {
+    return this.call('GET', `queueItems?limit=${limit}`, z.array(agentQueueItemSchema));
+  }
+
+  reportProgress(
+    id: number,
+    change: {
+      status: 'ingesting' | 'ingested' | 'failed' | 'missing' | 'duplicated';
+      error?: string | null;
+      duration?: number | null;
+      proxyWidth?: number | null;
+      proxyHeight?: number | null;
+      log?: string;
+    },
+  ) {
+    return this.call('POST', `queueItems/${id}`, z.unknown(), change);
+  }
+
+  uploadThumbnail(id: number, jpeg: Buffer) {
+    return this.call('PUT', `queueItems/${id}/thumbnail`, z.unknown(), undefined, {
+      contentType: 'image/jpeg',
+      data: jpeg,
+    });
+  }
+
+  reportUnprocessed(endpointId: number, path: string) {
+    return this.call('POST', 'unprocessedFiles', z.unknown(), { endpointId, path });
+  }
+}
