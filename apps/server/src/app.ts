@@ -22,6 +22,7 @@ import { registerAgentRoutes } from './modules/agent/routes.ts';
 import { registerArrivalsRoutes } from './modules/arrivals/routes.ts';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerConfigRoutes, registerKeyMapDownload } from './modules/config/routes.ts';
+import { registerEdgeRoutes } from './modules/edge/routes.ts';
 import { registerEventRoutes } from './modules/events/routes.ts';
 import { registerInviteRoutes } from './modules/invites/routes.ts';
 import { registerManagerRoutes } from './modules/managers/routes.ts';
@@ -188,6 +189,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerSessionRoutes(api, ctx, services);
       registerManagerRoutes(api, ctx, services);
       registerConfigRoutes(api, ctx, services);
+      registerEdgeRoutes(api, ctx, services);
       registerArrivalsRoutes(api, ctx, services);
       await registerUploadRoutes(api, ctx, services);
       await registerAgentRoutes(api, ctx, services);

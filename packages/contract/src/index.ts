@@ -15,6 +15,7 @@ export * from './config/extra-data.ts';
 export * from './config/ingest-formats.ts';
 export * from './config/key-shortcuts.ts';
 export * from './config/keyboard-expansions.ts';
+export * from './edge/catalogue.ts';
 export * from './edge/edge.ts';
 export * from './edge/links.ts';
 export * from './events/backoff.ts';

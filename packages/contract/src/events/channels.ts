@@ -30,6 +30,8 @@ export const CHANNELS = {
     context === 'cloud' ? 'cloud/admin/EdgeServers' : `${context}s/${id}/EdgeServers`,
   edgeServices: (edgeServerId: number) => `edgeServers/${edgeServerId}/EdgeServices`,
   endpoints: (edgeServerId: number) => `edgeServers/${edgeServerId}/endpoints`,
+  /** Endpoints assigned to an account (its arrivals pages list them). */
+  accountEndpoints: (accountId: number) => `accounts/${accountId}/endpoints`,
   arrivalsFolders: (accountId: number) => `accounts/${accountId}/arrivalsFolders`,
   /** One channel per account's queue, plus one per edge server for queues seen from the edge. */
   accountIngestQueue: (accountId: number) => `accounts/${accountId}/ingestQueue`,
