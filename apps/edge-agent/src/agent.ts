@@ -112,6 +112,15 @@ export class EdgeAgent {
         this.registered.clear();
         this.reportedUnprocessed.clear();
         return { done: true };
+      case 'endpoint:reset':
+        // Look at every file of the endpoint again, as if it were new.
+        for (const id of [...this.registered])
+          if (id.startsWith(`${command.targetId}:`)) this.registered.delete(id);
+        return { done: true };
+      case 'endpoint:enable':
+      case 'endpoint:disable':
+        // The status comes with the next heartbeat's endpoints; nothing to do here.
+        return { done: true };
       default:
         return { error: `This agent does not know the action ${command.action}` };
     }
