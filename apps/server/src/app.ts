@@ -24,6 +24,7 @@ import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerConfigRoutes, registerKeyMapDownload } from './modules/config/routes.ts';
 import { registerEdgeRoutes } from './modules/edge/routes.ts';
 import { registerEventRoutes } from './modules/events/routes.ts';
+import { registerIngestRoutes } from './modules/ingest/routes.ts';
 import { registerInviteRoutes } from './modules/invites/routes.ts';
 import { registerManagerRoutes } from './modules/managers/routes.ts';
 import { registerMfaRoutes } from './modules/mfa/routes.ts';
@@ -191,6 +192,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerConfigRoutes(api, ctx, services);
       registerEdgeRoutes(api, ctx, services);
       registerArrivalsRoutes(api, ctx, services);
+      registerIngestRoutes(api, ctx, services);
       await registerUploadRoutes(api, ctx, services);
       await registerAgentRoutes(api, ctx, services);
     },

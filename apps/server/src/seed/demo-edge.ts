@@ -44,7 +44,7 @@ export const makeServiceRow = async (
 ) => {
   const [row] = await db
     .insert(services)
-    .values({ name: `Service ${next()}`, typeId: 'ingest', serviceGroupId: 0, ...overrides })
+    .values({ name: `Service ${next()}`, typeId: 'FileIngestService', serviceGroupId: 0, ...overrides })
     .returning();
   if (!row) throw new Error('service not created');
   if (overrides.serviceGroupId !== undefined) return row;
@@ -368,4 +368,4 @@ export const seedDemoEdge = async (db: DbOrTx, input: DemoEdgeInput) => {
 };
 
 /** The service types of the demo's services (the edge catalogue's ids). */
-export const DEMO_SERVICE_TYPES = { files: 'ingest', streams: 'streamRecorder' } as const;
+export const DEMO_SERVICE_TYPES = { files: 'FileIngestService', streams: 'StreamIngestService' } as const;

@@ -1,0 +1,251 @@
+import {
+  collectionOf,
+  idParamSchema,
+  ingestQueueItemActionsSchema,
+  ingestQueueItemSchema,
+  ingestQueueItemUpdateSchema,
+  ingestQueuePageSchema,
+  ingestQueueQuerySchema,
+  ingestStatusChangesSchema,
+  ingestTrashSchema,
+  okSchema,
+  pageQuerySchema,
+  rankEntriesSchema,
+  resultsOf,
+  thumbnailQuerySchema,
+  unprocessedFileSchema,
+  unprocessedForceSchema,
+  unprocessedTrashSchema,
+} from '@media/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { type AppServices, requireActor } from '../../app.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { collection, results } from '../../platform/http/envelope.ts';
+import * as service from './service.ts';
+
+/** The address segment of each queue owner. */
+const QUEUES = [
+  { path: 'edgeServers', kind: 'edgeServer', who: "the edge server's managers" },
+  { path: 'arrivalsFolders', kind: 'arrivalsFolder', who: "the account's managers" },
+  { path: 'accounts', kind: 'account', who: "the account's managers" },
+] as const;
+
+/** The ingest queue, its items' actions, thumbnails and logs, and unprocessed files (spec2 §7). */
+export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, _services: AppServices) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['ingest queue'];
+
+  for (const queue of [
+    ...QUEUES,
+    { path: 'endpoints', kind: 'endpoint', who: 'edge or account managers' },
+  ] as const)
+    app.get(
+      `/${queue.path}/:id/ingestQueueItems`,
+      {
+        schema: {
+          tags,
+          description: `One page of the ingest queue (${queue.who}). filters 'a|b': statuses OR-ed, kinds (files, streams, schedules) OR-ed, the groups AND-ed; sinceVersion answers only the items changed since, deleted ones included`,
+          params: idParamSchema,
+          querystring: ingestQueueQuerySchema,
+          response: { 200: ingestQueuePageSchema },
+        },
+      },
+      async (request) =>
+        service.listQueue({
+          ctx,
+          actor: requireActor(request),
+          owner: { kind: queue.kind, id: request.params.id },
+          query: request.query,
+        }),
+    );
+
+  for (const queue of QUEUES) {
+    app.post(
+      `/${queue.path}/:id/ingestQueueItemRanks`,
+      {
+        schema: {
+          tags,
+          description: `Set the order of items of this queue (${queue.who}): ranks from 1; every item must be in the queue; all or nothing`,
+          params: idParamSchema,
+          body: rankEntriesSchema,
+          response: { 200: okSchema },
+        },
+      },
+      async (request) =>
+        results(
+          await service.setRanks({
+            ctx,
+            actor: requireActor(request),
+            owner: { kind: queue.kind, id: request.params.id },
+            ranks: request.body,
+          }),
+        ),
+    );
+    app.get(
+      `/${queue.path}/:id/ingestQueueItemActions`,
+      {
+        schema: {
+          tags,
+          description:
+            'The manual status changes (spec2 §4) and the actions of queue items; clients cache it',
+          params: idParamSchema,
+          response: { 200: resultsOf(ingestQueueItemActionsSchema) },
+        },
+      },
+      async (request) =>
+        results(
+          await service.queueActions({
+            ctx,
+            actor: requireActor(request),
+            owner: { kind: queue.kind, id: request.params.id },
+          }),
+        ),
+    );
+  }
+
+  app.post(
+    '/ingestQueueItems/:id',
+    {
+      schema: {
+        tags,
+        description:
+          'Change an item: a status (spec2 §4), an action (start, stop, reschedule, status, abort) or its names (when editable)',
+        params: idParamSchema,
+        body: ingestQueueItemUpdateSchema,
+        response: { 200: resultsOf(ingestQueueItemSchema) },
+      },
+    },
+    async (request) =>
+      results(
+        await service.updateItem({
+          ctx,
+          actor: requireActor(request),
+          id: request.params.id,
+          update: request.body,
+        }),
+      ),
+  );
+  app.post(
+    '/ingestQueueItems',
+    {
+      schema: {
+        tags,
+        description: 'Change the status of several items, all or nothing',
+        body: ingestStatusChangesSchema,
+        response: { 200: resultsOf(z.array(ingestQueueItemSchema)) },
+      },
+    },
+    async (request) =>
+      results(await service.changeStatuses({ ctx, actor: requireActor(request), list: request.body })),
+  );
+  app.post(
+    '/ingestQueueItems/:id/trash',
+    {
+      schema: {
+        tags,
+        description: 'Mark a trashable item deleted',
+        params: idParamSchema,
+        response: { 200: okSchema },
+      },
+    },
+    async (request) =>
+      results(await service.trashItem({ ctx, actor: requireActor(request), id: request.params.id })),
+  );
+  app.post(
+    '/ingestQueueItems/trash',
+    {
+      schema: {
+        tags,
+        description:
+          "Trash (mark deleted) or purge (remove) items named 'edgeServerId:endpointId:queueId', all or nothing",
+        body: ingestTrashSchema,
+        response: { 200: okSchema },
+      },
+    },
+    async (request) =>
+      results(await service.trashItems({ ctx, actor: requireActor(request), ...request.body })),
+  );
+  app.get(
+    '/ingestQueueItems/:id/thumbnail',
+    {
+      schema: {
+        tags,
+        description: "The item's thumbnail as image/jpeg, fitted into width x height; 404 when it has none",
+        params: idParamSchema,
+        querystring: thumbnailQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const image = await service.itemThumbnail({
+        ctx,
+        actor: requireActor(request),
+        id: request.params.id,
+        ...request.query,
+      });
+      return reply.type('image/jpeg').header('cache-control', 'private, no-cache').send(image);
+    },
+  );
+  app.get(
+    '/ingestQueueItems/:id/log',
+    {
+      schema: {
+        tags,
+        description: "The item's ingest log",
+        params: idParamSchema,
+        response: { 200: resultsOf(z.object({ log: z.string() })) },
+      },
+    },
+    async (request) =>
+      results(await service.itemLog({ ctx, actor: requireActor(request), id: request.params.id })),
+  );
+
+  app.get(
+    '/endpoints/:id/unprocessedFiles',
+    {
+      schema: {
+        tags,
+        description: 'Files the endpoint saw but could not queue (status missingFiles)',
+        params: idParamSchema,
+        querystring: pageQuerySchema,
+        response: { 200: collectionOf(unprocessedFileSchema) },
+      },
+    },
+    async (request) => {
+      const page = await service.listUnprocessedFiles({
+        ctx,
+        actor: requireActor(request),
+        endpointId: request.params.id,
+        page: request.query,
+      });
+      return collection(page.rows, page.total, page.channel);
+    },
+  );
+  app.post(
+    '/unprocessedFiles',
+    {
+      schema: {
+        tags,
+        description: 'Force files (or stop forcing them): a list of { id, forced }, all or nothing',
+        body: unprocessedForceSchema,
+        response: { 200: resultsOf(z.array(unprocessedFileSchema)) },
+      },
+    },
+    async (request) =>
+      results(await service.forceFiles({ ctx, actor: requireActor(request), list: request.body })),
+  );
+  app.post(
+    '/unprocessedFiles/trash',
+    {
+      schema: {
+        tags,
+        description: 'Forget files so the edge scans them again (rescan): a list of ids, all or nothing',
+        body: unprocessedTrashSchema,
+        response: { 200: okSchema },
+      },
+    },
+    async (request) =>
+      results(await service.rescanFiles({ ctx, actor: requireActor(request), ids: request.body })),
+  );
+};

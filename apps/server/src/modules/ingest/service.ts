@@ -1,0 +1,613 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  CHANNELS,
+  canAbort,
+  canChangeStatus,
+  canEdit,
+  canSchedule,
+  canStartStream,
+  canStopStream,
+  canTrash,
+  type EndpointStatus,
+  endpointCategory,
+  hasRight,
+  INGEST_FILTER_KINDS,
+  INGEST_ITEM_ACTIONS,
+  INGEST_MESSAGES,
+  INGEST_STATUSES,
+  type IngestQueueItem,
+  type IngestQueueQuery,
+  type IngestStatus,
+  MANUAL_STATUS_CHANGES,
+  type ManualStatusChange,
+  type QueueItemFacts,
+  schedulePriority,
+  type UnprocessedFile,
+} from '@media/contract';
+import sharp from 'sharp';
+import type { Actor } from '../../platform/auth/actor.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { findAncestry, mayManageEdgeServer, requireRight } from '../../platform/permissions.ts';
+import * as repo from './repo.ts';
+
+type Call<T = object> = { ctx: AppContext; actor: Actor } & T;
+
+/** The queue a page lists, as its address names it. */
+export type QueueOwner =
+  | { kind: 'edgeServer'; id: number }
+  | { kind: 'arrivalsFolder'; id: number }
+  | { kind: 'account'; id: number }
+  | { kind: 'endpoint'; id: number };
+
+const mayManageAccount = async (db: DbOrTx, actor: Actor, accountId: number | null) => {
+  if (accountId == null) return false;
+  const ancestry = await findAncestry(db, { kind: 'account', id: accountId });
+  return ancestry !== undefined && hasRight(await actor.rights(), 'account.manage', ancestry);
+};
+
+const requireEdgeManager = async (db: DbOrTx, actor: Actor, edgeServerId: number) => {
+  const edge = await repo.findEdgeServer(db, edgeServerId);
+  if (!edge) throw notFound('Edge server');
+  if (!(await mayManageEdgeServer(db, actor, edge))) throw forbidden();
+  return edge;
+};
+
+/**
+ * Rights, decided here: an edge server's queue is for those who manage the edge (mayManageEdgeServer); an
+ * arrivals folder's or account's queue for the account's managers (account.manage); an endpoint's queue and
+ * unprocessed files for either (the account pages list their endpoints' unprocessed files). Answers the
+ * scope of the query and the channel of the list.
+ */
+const requireQueue = async (
+  db: DbOrTx,
+  actor: Actor,
+  owner: QueueOwner,
+): Promise<{ scope: repo.QueueScope; channel: string; accountId: number | null }> => {
+  switch (owner.kind) {
+    case 'edgeServer':
+      await requireEdgeManager(db, actor, owner.id);
+      return {
+        scope: { edgeServerId: owner.id },
+        channel: CHANNELS.edgeIngestQueue(owner.id),
+        accountId: null,
+      };
+    case 'arrivalsFolder': {
+      const folder = await repo.findFolder(db, owner.id);
+      if (!folder) throw notFound('Arrivals folder');
+      await requireRight(db, actor, 'account.manage', { kind: 'account', id: folder.accountId });
+      return {
+        scope: { arrivalsFolderId: owner.id },
+        channel: CHANNELS.accountIngestQueue(folder.accountId),
+        accountId: folder.accountId,
+      };
+    }
+    case 'account':
+      await requireRight(db, actor, 'account.manage', { kind: 'account', id: owner.id });
+      return {
+        scope: { accountId: owner.id },
+        channel: CHANNELS.accountIngestQueue(owner.id),
+        accountId: owner.id,
+      };
+    case 'endpoint': {
+      const [endpoint] = await repo.findEndpointEdges(db, [owner.id]);
+      if (!endpoint) throw notFound('Endpoint');
+      if (
+        !(await mayManageEdgeServer(db, actor, endpoint)) &&
+        !(await mayManageAccount(db, actor, endpoint.accountId))
+      )
+        throw forbidden();
+      return {
+        scope: { endpointId: owner.id },
+        channel:
+          endpoint.accountId != null
+            ? CHANNELS.accountIngestQueue(endpoint.accountId)
+            : CHANNELS.edgeIngestQueue(endpoint.edgeServerId),
+        accountId: endpoint.accountId,
+      };
+    }
+  }
+};
+
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+/** The one mapper of a queue item row to the contract's shape. */
+const toItem = (
+  row: repo.ItemRow,
+  groups: Map<number, { id: number; edgeId: number }[]>,
+): IngestQueueItem => ({
+  id: row.id,
+  status: row.status as IngestStatus,
+  isStream: row.isStream,
+  isSchedule: row.isSchedule,
+  endpointId: row.endpointId,
+  endpoint:
+    row.endpointId != null && row.endpointName != null
+      ? {
+          id: row.endpointId,
+          name: row.endpointName,
+          serviceId: row.endpointServiceId as number,
+          category: endpointCategory(row.endpointTypeId ?? ''),
+          status: row.endpointStatus as EndpointStatus,
+        }
+      : null,
+  edgeServerId: row.edgeServerId,
+  serviceGroupId: row.serviceGroupId,
+  serviceGroupServices: row.serviceGroupId != null ? (groups.get(row.serviceGroupId) ?? []) : [],
+  accountId: row.accountId,
+  arrivalsFolderId: row.arrivalsFolderId,
+  queueId: row.queueId,
+  reelName: row.reelName,
+  diskLabel: row.diskLabel,
+  clipName: row.clipName,
+  scheduledStartTime: iso(row.scheduledStartTime),
+  priority: row.priority,
+  rank: row.rank,
+  whenQueued: row.whenQueued.toISOString(),
+  whenStarted: iso(row.whenStarted),
+  whenFinished: iso(row.whenFinished),
+  duration: row.duration,
+  proxyWidth: row.proxyWidth,
+  proxyHeight: row.proxyHeight,
+  error: row.error,
+  forced: row.forced,
+  sourceName: row.sourceName,
+});
+
+const toItems = async (db: DbOrTx, rows: repo.ItemRow[]) => {
+  const groupIds = [
+    ...new Set(rows.map((row) => row.serviceGroupId).filter((id): id is number => id != null)),
+  ];
+  const groups = await repo.findGroupServices(db, groupIds);
+  return rows.map((row) => toItem(row, groups));
+};
+
+const factsOf = (row: repo.ItemRow): QueueItemFacts => ({
+  status: row.status as IngestStatus,
+  isStream: row.isStream,
+  isSchedule: row.isSchedule,
+  endpointStatus: row.endpointStatus as EndpointStatus | null,
+});
+
+/** Splits 'queued|streams' into statuses and kinds (the contract's schema has checked every token). */
+const parseFilters = (filters: string) => {
+  const tokens = filters ? filters.split('|') : [];
+  return {
+    statuses: tokens.filter((t): t is IngestStatus => (INGEST_STATUSES as readonly string[]).includes(t)),
+    kinds: tokens.filter((t): t is (typeof INGEST_FILTER_KINDS)[number] =>
+      (INGEST_FILTER_KINDS as readonly string[]).includes(t),
+    ),
+  };
+};
+
+const parsePriorityMap = (text: string | undefined) => {
+  if (!text) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest(INGEST_MESSAGES.badPriorityMap, { priorityMap: INGEST_MESSAGES.badPriorityMap });
+  }
+  const entries = value && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : null;
+  if (
+    !entries ||
+    entries.some(([id, boost]) => !/^\d+$/.test(id) || typeof boost !== 'number' || !Number.isFinite(boost))
+  )
+    throw badRequest(INGEST_MESSAGES.badPriorityMap, { priorityMap: INGEST_MESSAGES.badPriorityMap });
+  return Object.fromEntries(entries.map(([id, boost]) => [Number(id), boost as number]));
+};
+
+export const listQueue = async ({
+  ctx,
+  actor,
+  owner,
+  query,
+}: Call<{ owner: QueueOwner; query: IngestQueueQuery }>) => {
+  const { scope, channel } = await requireQueue(ctx.db, actor, owner);
+  // Read before the page, so a change committed meanwhile is seen again rather than missed.
+  const version = await repo.currentVersion(ctx.db);
+  const { rows, total } = await repo.findQueuePage(
+    ctx.db,
+    scope,
+    {
+      ...parseFilters(query.filters),
+      search: query.search || undefined,
+      extendedSearch: query.extendedSearch === '1',
+      sinceVersion: query.sinceVersion,
+      endpointIds: query.edgesEndpointIds?.split(',').map(Number),
+    },
+    { ...query, priorityMap: parsePriorityMap(query.priorityMap) },
+  );
+  return { results: await toItems(ctx.db, rows), total, channel, version };
+};
+
+export const queueActions = async ({ ctx, actor, owner }: Call<{ owner: QueueOwner }>) => {
+  await requireQueue(ctx.db, actor, owner);
+  return {
+    statusChanges: Object.fromEntries(
+      Object.entries(MANUAL_STATUS_CHANGES).map(([from, to]) => [from, [...to]]),
+    ),
+    actions: [...INGEST_ITEM_ACTIONS],
+  };
+};
+
+/** An item may be steered by whoever manages its edge server or its account. */
+const requireItemRight = async (
+  db: DbOrTx,
+  actor: Actor,
+  item: { edgeServerId: number; accountId: number | null },
+) => {
+  if (await mayManageAccount(db, actor, item.accountId)) return;
+  const edge = await repo.findEdgeServer(db, item.edgeServerId);
+  if (!edge || !(await mayManageEdgeServer(db, actor, edge))) throw forbidden();
+};
+
+const requireItems = async (db: DbOrTx, actor: Actor, ids: number[]) => {
+  const rows = await repo.findItems(db, ids);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const items = ids.map((id) => {
+    const row = byId.get(id);
+    if (!row) throw notFound('Queue item');
+    return row;
+  });
+  for (const item of items) await requireItemRight(db, actor, item);
+  return items;
+};
+
+const publishItems = async (
+  ctx: AppContext,
+  items: { id: number; edgeServerId: number; accountId: number | null }[],
+) => {
+  const byChannel = new Map<string, number[]>();
+  const add = (channel: string, id: number) =>
+    byChannel.set(channel, [...(byChannel.get(channel) ?? []), id]);
+  for (const item of items) {
+    add(CHANNELS.edgeIngestQueue(item.edgeServerId), item.id);
+    if (item.accountId != null) add(CHANNELS.accountIngestQueue(item.accountId), item.id);
+  }
+  for (const [channel, ids] of byChannel) await ctx.publish(channel, ids);
+};
+
+/** spec2 §4's table; streams cannot change status by hand; 'abort' fails an ingesting file with 'Aborted'. */
+const statusChange = (item: repo.ItemRow, to: ManualStatusChange): repo.ItemChange => {
+  const facts = factsOf(item);
+  if (facts.isStream)
+    throw badRequest(INGEST_MESSAGES.streamStatusRefused, { status: INGEST_MESSAGES.streamStatusRefused });
+  if (!canChangeStatus(facts, to)) {
+    const message = INGEST_MESSAGES.statusChangeRefused(facts.status, to);
+    throw badRequest(message, { status: message });
+  }
+  if (to === 'abort') {
+    if (!canAbort(facts)) throw badRequest(INGEST_MESSAGES.statusChangeRefused(facts.status, to));
+    return { status: 'failed', error: INGEST_MESSAGES.aborted, whenFinished: new Date() };
+  }
+  return to === 'queued'
+    ? { status: to, error: null, whenStarted: null, whenFinished: null }
+    : { status: to };
+};
+
+type ItemUpdate = {
+  id: number;
+  status?: ManualStatusChange;
+  action?: (typeof INGEST_ITEM_ACTIONS)[number];
+  reelName?: string;
+  diskLabel?: string;
+  clipName?: string;
+  duration?: number;
+  startTime?: string;
+};
+
+/**
+ * POST /api/ingestQueueItems/{id}: names (when the item can be edited), a status (spec2 §4's table) or an
+ * action: start and stop a stream, reschedule (a new schedule from a stream in actionRequired, or the
+ * schedule itself moved), status, abort. Answers the item changed or the schedule made.
+ */
+export const updateItem = async ({ ctx, actor, id, update }: Call<{ id: number; update: ItemUpdate }>) => {
+  const [item] = await requireItems(ctx.db, actor, [id]);
+  if (!item) throw notFound('Queue item');
+  if (update.id !== id) throw badRequest(INGEST_MESSAGES.idMismatch, { id: INGEST_MESSAGES.idMismatch });
+  const facts = factsOf(item);
+  const names = Object.fromEntries(
+    (['reelName', 'diskLabel', 'clipName'] as const)
+      .filter((key) => update[key] !== undefined)
+      .map((key) => [key, update[key] as string]),
+  );
+  const action = update.action ?? (update.status !== undefined ? 'status' : undefined);
+  // A schedule's names travel with its reschedule; the new schedule takes them instead of the stream.
+  if (Object.keys(names).length && action !== 'reschedule' && !canEdit(facts))
+    throw badRequest(INGEST_MESSAGES.editRefused);
+  let change: repo.ItemChange = action === 'reschedule' ? {} : { ...names };
+  let answerId = id;
+  switch (action) {
+    case undefined:
+      break;
+    case 'status':
+      if (update.status === undefined)
+        throw badRequest(INGEST_MESSAGES.statusChangeRefused(facts.status, 'nothing'), {
+          status: 'Required',
+        });
+      change = { ...change, ...statusChange(item, update.status) };
+      break;
+    case 'abort':
+      change = { ...change, ...statusChange(item, 'abort') };
+      break;
+    case 'start':
+      if (!canStartStream(facts)) throw badRequest(INGEST_MESSAGES.startRefused);
+      change = {
+        ...change,
+        status: 'ingesting',
+        whenStarted: new Date(),
+        whenFinished: null,
+        error: null,
+        ...(update.duration !== undefined ? { duration: update.duration } : {}),
+      };
+      break;
+    case 'stop':
+      if (!canStopStream(facts)) throw badRequest(INGEST_MESSAGES.stopRefused);
+      change = { ...change, status: 'ingested', whenFinished: new Date() };
+      break;
+    case 'reschedule': {
+      if (!canSchedule(facts)) throw badRequest(INGEST_MESSAGES.scheduleRefused);
+      if (!update.startTime)
+        throw badRequest(INGEST_MESSAGES.startTimeRequired, { startTime: INGEST_MESSAGES.startTimeRequired });
+      const start = new Date(update.startTime);
+      const schedule = {
+        scheduledStartTime: start,
+        priority: schedulePriority(start),
+        ...(update.duration !== undefined ? { duration: update.duration } : {}),
+      };
+      if (item.isSchedule) change = { ...names, ...schedule };
+      else {
+        answerId = await repo.insertSchedule(ctx.db, {
+          edgeServerId: item.edgeServerId,
+          endpointId: item.endpointId,
+          accountId: item.accountId,
+          arrivalsFolderId: item.arrivalsFolderId,
+          queueId: `schedule-${item.queueId}-${Math.floor(start.getTime() / 1000)}`,
+          status: 'queued',
+          isStream: true,
+          isSchedule: true,
+          sourceName: item.sourceName,
+          reelName: names.reelName ?? item.reelName,
+          diskLabel: names.diskLabel ?? item.diskLabel,
+          clipName: names.clipName ?? item.clipName,
+          duration: update.duration ?? null,
+          ...schedule,
+        });
+      }
+      break;
+    }
+  }
+  if (Object.keys(change).length) await repo.updateItem(ctx.db, id, change);
+  await publishItems(ctx, [{ ...item, id: answerId }]);
+  const [answer] = await toItems(ctx.db, [(await repo.findItem(ctx.db, answerId)) as repo.ItemRow]);
+  return answer as IngestQueueItem;
+};
+
+/** POST /api/ingestQueueItems: a list of { id, status }, all or nothing. */
+export const changeStatuses = async ({
+  ctx,
+  actor,
+  list,
+}: Call<{ list: { id: number; status: ManualStatusChange }[] }>) => {
+  const items = await requireItems(
+    ctx.db,
+    actor,
+    list.map((entry) => entry.id),
+  );
+  const changes = items.map((item, index) =>
+    statusChange(item, (list[index] as { status: ManualStatusChange }).status),
+  );
+  await ctx.db.transaction(async (tx) => {
+    for (const [index, item] of items.entries())
+      await repo.updateItem(tx, item.id, changes[index] as repo.ItemChange);
+  });
+  await publishItems(ctx, items);
+  return toItems(
+    ctx.db,
+    await repo.findItems(
+      ctx.db,
+      items.map((item) => item.id),
+    ),
+  );
+};
+
+const requireTrashable = (item: repo.ItemRow) => {
+  if (item.status !== 'deleted' && !canTrash(factsOf(item)))
+    throw badRequest(INGEST_MESSAGES.trashRefused(item.status));
+};
+
+/** Trash marks the item deleted; only trashable items (spec2 §4). */
+export const trashItem = async ({ ctx, actor, id }: Call<{ id: number }>) => {
+  const items = await requireItems(ctx.db, actor, [id]);
+  for (const item of items) requireTrashable(item);
+  await repo.markDeleted(ctx.db, [id]);
+  await publishItems(ctx, items);
+  return { ok: true as const };
+};
+
+const TRASH_KEY = /^(\d+):(\d+):(.+)$/;
+
+/** Trash (mark deleted) or purge (remove the rows) items named 'edgeServerId:endpointId:queueId', all or nothing. */
+export const trashItems = async ({
+  ctx,
+  actor,
+  ids,
+  mode,
+}: Call<{ ids: string[]; mode: 'trash' | 'purge' }>) => {
+  const keys = ids.map((key) => {
+    const [, edgeServerId, endpointId, queueId] = TRASH_KEY.exec(key) as RegExpExecArray;
+    return {
+      key,
+      edgeServerId: Number(edgeServerId),
+      endpointId: Number(endpointId),
+      queueId: queueId as string,
+    };
+  });
+  const rows = await repo.findItemsByKeys(ctx.db, keys);
+  const items = keys.map((key) => {
+    const row = rows.find(
+      (r) =>
+        r.edgeServerId === key.edgeServerId && r.endpointId === key.endpointId && r.queueId === key.queueId,
+    );
+    if (!row) throw notFound(`Queue item ${key.key}`);
+    return row;
+  });
+  for (const item of items) await requireItemRight(ctx.db, actor, item);
+  for (const item of items) requireTrashable(item);
+  const itemIds = [...new Set(items.map((item) => item.id))];
+  await ctx.db.transaction((tx) =>
+    mode === 'purge' ? repo.deleteItems(tx, itemIds) : repo.markDeleted(tx, itemIds),
+  );
+  await publishItems(ctx, items);
+  return { ok: true as const };
+};
+
+/** Sets the operator's order of a queue: every item must be in it; ranks from 1; one transaction. */
+export const setRanks = async ({
+  ctx,
+  actor,
+  owner,
+  ranks,
+}: Call<{
+  owner: Exclude<QueueOwner, { kind: 'endpoint' }>;
+  ranks: { queueItemId: number; rank: number }[];
+}>) => {
+  const { scope } = await requireQueue(ctx.db, actor, owner);
+  const rows = await repo.findItems(
+    ctx.db,
+    ranks.map((entry) => entry.queueItemId),
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const inQueue = (row: repo.ItemRow | undefined) =>
+    row !== undefined &&
+    ('edgeServerId' in scope
+      ? row.edgeServerId === scope.edgeServerId
+      : 'arrivalsFolderId' in scope
+        ? row.arrivalsFolderId === scope.arrivalsFolderId
+        : 'accountId' in scope && row.accountId === scope.accountId);
+  for (const entry of ranks)
+    if (!inQueue(byId.get(entry.queueItemId)))
+      throw badRequest(INGEST_MESSAGES.notInQueue(entry.queueItemId), {
+        queueItemId: INGEST_MESSAGES.notInQueue(entry.queueItemId),
+      });
+  await ctx.db.transaction(async (tx) => {
+    for (const entry of ranks) await repo.updateItem(tx, entry.queueItemId, { rank: entry.rank });
+  });
+  await publishItems(ctx, rows);
+  return { ok: true as const };
+};
+
+const requireItemDetails = async (db: DbOrTx, actor: Actor, id: number) => {
+  const item = await repo.findItemDetails(db, id);
+  if (!item) throw notFound('Queue item');
+  await requireItemRight(db, actor, item);
+  return item;
+};
+
+export const itemLog = async ({ ctx, actor, id }: Call<{ id: number }>) => {
+  const item = await requireItemDetails(ctx.db, actor, id);
+  return { log: item.log };
+};
+
+/** The stored thumbnail, resized to fit width x height, as JPEG; 404 when there is none. */
+export const itemThumbnail = async ({
+  ctx,
+  actor,
+  id,
+  width,
+  height,
+}: Call<{ id: number; width: number; height: number }>) => {
+  const item = await requireItemDetails(ctx.db, actor, id);
+  if (!item.thumbnailPath) throw notFound('Thumbnail');
+  const root = path.resolve(ctx.config.dataDir);
+  const file = path.resolve(root, item.thumbnailPath);
+  if (!file.startsWith(root + path.sep)) throw notFound('Thumbnail');
+  let source: Buffer;
+  try {
+    source = await fs.promises.readFile(file);
+  } catch {
+    throw notFound('Thumbnail');
+  }
+  return sharp(source).resize(width, height, { fit: 'inside' }).jpeg({ quality: 80 }).toBuffer();
+};
+
+// ---- unprocessed files ------------------------------------------------------------------------
+
+const toFile = (row: Awaited<ReturnType<typeof repo.findUnprocessedFiles>>[number]): UnprocessedFile => ({
+  id: row.id,
+  endpointId: row.endpointId,
+  path: row.path,
+  status: 'missingFiles',
+  forced: row.forced,
+  firstSeen: row.firstSeen.toISOString(),
+});
+
+export const listUnprocessedFiles = async ({
+  ctx,
+  actor,
+  endpointId,
+  page,
+}: Call<{ endpointId: number; page: { offset: number; limit: number } }>) => {
+  await requireQueue(ctx.db, actor, { kind: 'endpoint', id: endpointId });
+  const [endpoint] = await repo.findEndpointEdges(ctx.db, [endpointId]);
+  const { rows, total } = await repo.findUnprocessedPage(ctx.db, endpointId, page);
+  return {
+    rows: rows.map(toFile),
+    total,
+    channel: CHANNELS.unprocessedFiles((endpoint as { edgeServerId: number }).edgeServerId),
+  };
+};
+
+/** The files and their endpoints' edge servers, once the actor may act on every one: 404, 403. */
+const requireFiles = async (db: DbOrTx, actor: Actor, ids: number[]) => {
+  const rows = await repo.findUnprocessedFiles(db, ids);
+  const files = ids.map((id) => {
+    const row = rows.find((r) => r.id === id);
+    if (!row) throw notFound('Unprocessed file');
+    return row;
+  });
+  const endpoints = new Map(
+    (
+      await repo.findEndpointEdges(
+        db,
+        files.map((file) => file.endpointId),
+      )
+    ).map((e) => [e.id, e]),
+  );
+  for (const file of files) {
+    const endpoint = endpoints.get(file.endpointId);
+    if (
+      !endpoint ||
+      (!(await mayManageEdgeServer(db, actor, endpoint)) &&
+        !(await mayManageAccount(db, actor, endpoint.accountId)))
+    )
+      throw forbidden();
+  }
+  return { files, edgeIds: [...new Set([...endpoints.values()].map((e) => e.edgeServerId))] };
+};
+
+const publishFiles = async (ctx: AppContext, edgeIds: number[], ids: number[]) => {
+  for (const edgeServerId of edgeIds) await ctx.publish(CHANNELS.unprocessedFiles(edgeServerId), ids);
+};
+
+/** Force (or stop forcing) files: the edge queues them despite what is missing; all or nothing. */
+export const forceFiles = async ({ ctx, actor, list }: Call<{ list: { id: number; forced: boolean }[] }>) => {
+  const ids = list.map((entry) => entry.id);
+  const { edgeIds } = await requireFiles(ctx.db, actor, ids);
+  await ctx.db.transaction(async (tx) => {
+    for (const entry of list) await repo.setForced(tx, entry.id, entry.forced);
+  });
+  await publishFiles(ctx, edgeIds, ids);
+  return (await repo.findUnprocessedFiles(ctx.db, ids)).map(toFile);
+};
+
+/** Removes the records, so the edge finds the files again on its next scan (rescan); all or nothing. */
+export const rescanFiles = async ({ ctx, actor, ids }: Call<{ ids: number[] }>) => {
+  const { edgeIds } = await requireFiles(ctx.db, actor, ids);
+  await ctx.db.transaction((tx) => repo.deleteUnprocessedFiles(tx, ids));
+  await publishFiles(ctx, edgeIds, ids);
+  return { ok: true as const };
+};
