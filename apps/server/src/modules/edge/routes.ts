@@ -55,7 +55,9 @@ const checkBody = (request: FastifyRequest) => {
   const error = request.validationError;
   if (!error) return;
   if (error.validationContext === 'body' && hasZodFastifySchemaValidationErrors(error)) {
-    const issue = error.validation.find((candidate: { instancePath: string }) => candidate.instancePath === '/name');
+    const issue = error.validation.find(
+      (candidate: { instancePath: string }) => candidate.instancePath === '/name',
+    );
     if (issue) {
       const missing = (request.body as { name?: unknown } | undefined)?.name === undefined;
       const message = missing ? EDGE_MESSAGES.required : issue.message;
