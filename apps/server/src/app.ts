@@ -32,6 +32,7 @@ import { registerNotificationRoutes } from './modules/notifications/routes.ts';
 import { registerOrganisationRoutes } from './modules/organisation/routes.ts';
 import { registerPasswordRoutes } from './modules/passwords/routes.ts';
 import { registerSessionRoutes } from './modules/sessions/routes.ts';
+import { registerStatusRoutes } from './modules/status/routes.ts';
 import { registerUploadRoutes } from './modules/uploads/routes.ts';
 import { registerUserRoutes } from './modules/users/routes.ts';
 import type { Actor } from './platform/auth/actor.ts';
@@ -193,6 +194,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerEdgeRoutes(api, ctx, services);
       registerArrivalsRoutes(api, ctx, services);
       registerIngestRoutes(api, ctx, services);
+      registerStatusRoutes(api, ctx, services);
       await registerUploadRoutes(api, ctx, services);
       await registerAgentRoutes(api, ctx, services);
     },

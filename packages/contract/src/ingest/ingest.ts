@@ -146,9 +146,6 @@ export const STATUS_MESSAGES = {
   },
 } as const;
 
-/** An edge server counts as connected when its agent called the cloud within this window. */
-export const EDGE_CONNECTED_WITHIN_MS = 60_000;
-
 export const ingestQueueItemSchema = z.object({
   id: z.number().int(),
   status: z.enum(INGEST_STATUSES),
