@@ -118,7 +118,10 @@ export const useSupportConnection = () => {
   const invalidate = useInvalidateEdge();
   return useMutation({
     mutationFn: ({ id, enabled }: { id: number; enabled: boolean }) =>
-      apiFetch<EdgeServer>(`/api/edgeServers/${id}/supportConnection`, { method: 'POST', body: { enabled } }),
+      apiFetch<EdgeServer>(`/api/edgeServers/${id}/supportConnection`, {
+        method: 'POST',
+        body: { supportConnection: enabled },
+      }),
     onSuccess: invalidate,
   });
 };

@@ -7,7 +7,7 @@ export const AgentTokenNotice = ({ token, onDismiss }: { token: string; onDismis
       <Text size="sm">
         This token is shown only once. Copy it now and give it to the edge agent; it cannot be shown again.
       </Text>
-      <Code block style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+      <Code block data-testid="agent-token-value" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
         {token}
       </Code>
       <Group gap="xs">

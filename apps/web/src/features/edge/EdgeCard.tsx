@@ -1,6 +1,13 @@
 import { Anchor, Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { EDGE_LINKS, EDGE_MESSAGES, EDGE_NAME_MAX, type EdgeContext, type EdgeServer } from '@media/contract';
-import { useEffect, useState } from 'react';
+import {
+  EDGE_LINKS,
+  EDGE_MESSAGES,
+  EDGE_NAME_MAX,
+  type EdgeContext,
+  type EdgeServer,
+  isDirty,
+} from '@media/contract';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useSaveEdgeServer, useTrashEdgeServer } from '../../api/edge.ts';
 import { ClickToEdit } from '../../ui/ClickToEdit.tsx';
@@ -56,22 +63,35 @@ export const EdgeCard = (props: {
   const serverSettings = JSON.stringify(settingsOf(edge));
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of the server's values counts
   useEffect(() => {
-    if (!form.dirty && form.state === 'clean') form.reset(JSON.parse(serverSettings) as EdgeSettings);
+    if (!isDirty(form.value, form.saved) && form.state === 'clean')
+      form.reset(JSON.parse(serverSettings) as EdgeSettings);
   }, [serverSettings]);
 
-  const rename = async (name: string) => {
+  /** The rename in flight: the input's blur while it saves must not send it a second time. */
+  const renaming = useRef<{ name: string; done: Promise<void> }>(undefined);
+  const rename = (name: string) => {
+    if (renaming.current?.name === name) return renaming.current.done;
     const error = renameError(name);
     if (error) {
       notify({ type: 'danger', text: error });
-      throw new Error(error);
+      return Promise.reject(new Error(error));
     }
-    try {
-      const saved = await saveEdge.mutateAsync({ id: edge.id, name });
-      notify({ type: 'success', text: EDGE_MESSAGES.edgeSaved(saved.name) });
-    } catch (error) {
-      notify({ type: 'danger', text: reasonOf(error) });
-      throw error;
-    }
+    const done = saveEdge.mutateAsync({ id: edge.id, name }).then(
+      (saved) => {
+        notify({ type: 'success', text: EDGE_MESSAGES.edgeSaved(saved.name) });
+      },
+      (failure: unknown) => {
+        notify({ type: 'danger', text: reasonOf(failure) });
+        throw failure;
+      },
+    );
+    renaming.current = { name, done };
+    void done
+      .finally(() => {
+        if (renaming.current?.done === done) renaming.current = undefined;
+      })
+      .catch(() => undefined);
+    return done;
   };
 
   const save = async () => {

@@ -5,6 +5,7 @@ import {
   type Endpoint,
   type EndpointStatus,
   type EndpointType,
+  isDirty,
 } from '@media/contract';
 import { useEffect } from 'react';
 import { useCreateEndpoint, useEndpointAction, useSaveEndpoint, useTrashEndpoint } from '../../api/edge.ts';
@@ -95,7 +96,7 @@ export const EndpointCard = (props: {
   const serverValues = JSON.stringify(props.initial);
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of the server's values counts
   useEffect(() => {
-    if (endpoint && !form.dirty && form.state === 'clean')
+    if (endpoint && !isDirty(form.value, form.saved) && form.state === 'clean')
       form.reset(JSON.parse(serverValues) as EndpointForm);
   }, [serverValues]);
 

@@ -3,6 +3,7 @@ import {
   EDGE_LINKS,
   EDGE_MESSAGES,
   type EdgeContext,
+  isDirty,
   type Service,
   type ServiceOptions,
   type ServiceType,
@@ -65,7 +66,8 @@ export const ServiceCard = (props: {
   const serverValues = JSON.stringify(props.initial);
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of the server's values counts
   useEffect(() => {
-    if (service && !form.dirty && form.state === 'clean') form.reset(JSON.parse(serverValues) as ServiceForm);
+    if (service && !isDirty(form.value, form.saved) && form.state === 'clean')
+      form.reset(JSON.parse(serverValues) as ServiceForm);
   }, [serverValues]);
 
   const name = form.value.name;

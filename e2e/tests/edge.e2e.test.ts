@@ -1,0 +1,189 @@
+import { ARRIVALS_MESSAGES, EDGE_MESSAGES, type EdgeServer, type Endpoint } from '@media/contract';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { choose, E2E_ADMIN_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
+
+const DEMO_PASSWORD = 'Demo-Passw0rd-edge';
+
+const apiGet = async <T>(context: BrowserContext, url: string) => {
+  const response = await context.request.get(url);
+  expect(response.status(), url).toBe(200);
+  return ((await response.json()) as { results: T }).results;
+};
+
+/** Closes the notifications, so the screenshots show the page under them. */
+const closeNotifications = async (page: Page) => {
+  const close = page.locator('.mantine-Notification-root button');
+  for (let round = 0; round < 20 && (await close.count()) > 0; round += 1) {
+    await close.first().click({ timeout: 2000 }).catch(() => undefined);
+    await page.waitForTimeout(250);
+  }
+};
+
+describe('edge servers, services and endpoints pages', () => {
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+
+  it('creates, renames, configures and deletes an edge server with a service and an endpoint', async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'admin', E2E_ADMIN_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    const me = await apiGet<{ id: number }>(context, `${base}/api/me`);
+
+    // The navigation's 'Edge servers' (user section) leads to the user's own page.
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Edge servers' })
+      .first()
+      .click();
+    await page.waitForURL(`${base}/users/${me.id}/edge`);
+    await page.getByRole('heading', { name: 'Edge servers' }).waitFor();
+
+    // A new card is a draft until created; the answer's agent token is shown once.
+    await page.getByRole('button', { name: 'New edge server' }).click();
+    const draft = page.getByRole('article', { name: 'New edge server' });
+    await draft.getByLabel('Name').fill('Studio edge');
+    await draft.getByRole('button', { name: 'Create' }).click();
+    await page.getByText(EDGE_MESSAGES.edgeCreated('Studio edge')).waitFor();
+    expect(await draft.count()).toBe(0);
+    let card = page.getByRole('article', { name: 'Edge server Studio edge' });
+    const token = card.getByTestId('agent-token');
+    await token.waitFor();
+    expect(((await token.getByTestId('agent-token-value').textContent()) ?? '').length).toBeGreaterThan(20);
+    await token.getByText('shown only once').waitFor();
+    const edge = (await apiGet<EdgeServer[]>(context, `${base}/api/users/${me.id}/edgeServers`)).find(
+      (e) => e.name === 'Studio edge',
+    ) as EdgeServer;
+    expect(edge).toBeDefined();
+    expect(edge).not.toHaveProperty('agentToken');
+
+    // Rename: 61 characters are refused with the spec's message, a shorter name is saved.
+    await card.getByRole('button', { name: 'Edit Edge server name' }).click();
+    await card.getByLabel('Edge server name').fill('x'.repeat(61));
+    await card.getByLabel('Edge server name').press('Enter');
+    await page.getByText(EDGE_MESSAGES.nameTooLong, { exact: true }).first().waitFor();
+    await card.getByRole('button', { name: 'Edit Edge server name' }).click();
+    await card.getByLabel('Edge server name').fill('Studio edge A');
+    await card.getByLabel('Edge server name').press('Enter');
+    await page.getByText(EDGE_MESSAGES.edgeSaved('Studio edge A')).first().waitFor();
+    card = page.getByRole('article', { name: 'Edge server Studio edge A' });
+    await card.waitFor();
+
+    // Advanced options open in place; a change marks the card unsaved until saved.
+    const advanced = card.getByRole('button', { name: /Advanced options/ });
+    expect(await advanced.getAttribute('aria-expanded')).toBe('false');
+    await advanced.click();
+    expect(await advanced.getAttribute('aria-expanded')).toBe('true');
+    await card.getByLabel('Max concurrent ingests').fill('4');
+    await choose(page, card.getByLabel('Log level'), 'debug');
+    await card.getByTestId('unsaved-changes').waitFor();
+    await card.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => page.getByText(EDGE_MESSAGES.edgeSaved('Studio edge A')).count()).toBe(2);
+    await expect.poll(() => card.getByTestId('unsaved-changes').count()).toBe(0);
+    const saved = await apiGet<EdgeServer>(context, `${base}/api/edgeServers/${edge.id}`);
+    expect(saved.advancedOptions).toMatchObject({ maxConcurrentIngests: 4, logLevel: 'debug' });
+    await card.getByRole('button', { name: 'I have copied it' }).click();
+    await closeNotifications(page);
+    await screenshots(page, 'edge-servers');
+
+    // Services: a card from a type, created with the type's default options.
+    await card.getByRole('link', { name: 'Services (0)' }).click();
+    await page.waitForURL(`${base}/edge/${edge.id}/services?context=user`);
+    await page.getByTestId('services-empty').waitFor();
+    await page.getByRole('button', { name: 'New service' }).click();
+    await page.getByRole('menuitem', { name: 'File ingest' }).click();
+    const newService = page.getByRole('article', { name: 'New service' });
+    await newService.getByLabel('Name').fill('Incoming files');
+    await newService.getByRole('button', { name: 'Create' }).click();
+    await page.getByText(EDGE_MESSAGES.serviceCreated('Incoming files')).waitFor();
+    const service = page.getByRole('article', { name: 'Service Incoming files' });
+    await service.waitFor();
+    await service.getByLabel('Files at a time').fill('3');
+    await service.getByTestId('unsaved-changes').waitFor();
+    await service.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText(EDGE_MESSAGES.serviceSaved('Incoming files')).waitFor();
+    await closeNotifications(page);
+    await screenshots(page, 'edge-services');
+
+    // Endpoints: a source named after its type, edited and saved, then deleted after confirmation.
+    await service.getByRole('link', { name: 'Endpoints (0)' }).click();
+    await page.waitForURL(/\/edge\/\d+\/services\/\d+\/endpoints\?context=user/);
+    await page.getByTestId('endpoints-empty').waitFor();
+    await page.getByRole('button', { name: 'New endpoint' }).click();
+    await page.getByRole('menuitem', { name: 'Local folder' }).click();
+    const newEndpoint = page.getByRole('article', { name: 'New endpoint Local folder' });
+    expect(await newEndpoint.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).toBe(
+      'New Local folder',
+    );
+    await newEndpoint.getByLabel('Folder path').fill('/media/incoming');
+    await choose(page, newEndpoint.getByLabel('Account', { exact: true }), 'evening-news');
+    expect(await newEndpoint.getByLabel('Arrivals folder', { exact: true }).inputValue()).toBe(
+      ARRIVALS_MESSAGES.unassigned,
+    );
+    expect(await newEndpoint.getByLabel('Workflow', { exact: true }).inputValue()).toBe(
+      ARRIVALS_MESSAGES.noWorkflow,
+    );
+    await newEndpoint.getByRole('button', { name: 'Create' }).click();
+    await page.getByText(ARRIVALS_MESSAGES.saved('New Local folder')).waitFor();
+    await page.getByRole('heading', { name: 'Sources' }).waitFor();
+    let endpoint = page.getByRole('article', { name: 'Endpoint New Local folder' });
+    await endpoint.waitFor();
+    await endpoint.getByRole('textbox', { name: 'Name', exact: true }).fill('Camera cards');
+    await endpoint.getByRole('switch', { name: 'Online' }).uncheck();
+    await endpoint.getByTestId('unsaved-changes').waitFor();
+    await endpoint.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText(ARRIVALS_MESSAGES.saved('Camera cards')).waitFor();
+    endpoint = page.getByRole('article', { name: 'Endpoint Camera cards' });
+    await endpoint.waitFor();
+    const endpointId = Number(/#\/(\d+)$/.exec(page.url())?.[1]);
+    const stored = await apiGet<Endpoint>(context, `${base}/api/endpoints/${endpointId}`);
+    expect(stored).toMatchObject({
+      name: 'Camera cards',
+      typeId: 'LocalFolderEndpoint',
+      category: 'source',
+      online: false,
+      pendingSettings: false,
+      arrivalsFolderId: null,
+      workflowId: null,
+    });
+    expect(stored.options.path).toBe('/media/incoming');
+    expect(stored.accountId).not.toBeNull();
+    await closeNotifications(page);
+    await screenshots(page, 'edge-endpoints');
+
+    // The address's #/{endpointId} selects that card on a reload.
+    await page.reload();
+    await page.locator('article[aria-current="true"]', { hasText: 'Camera cards' }).waitFor();
+
+    await page
+      .getByRole('article', { name: 'Endpoint Camera cards' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page
+      .getByRole('dialog', { name: 'Delete endpoint' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page.getByTestId('endpoints-empty').waitFor();
+    expect((await context.request.get(`${base}/api/endpoints/${endpointId}`)).status()).toBe(404);
+
+    // An edge page with another context is the spec's error.
+    await page.goto(`${base}/edge/${edge.id}/services?context=nope`);
+    await page.getByText(EDGE_MESSAGES.invalidContext('nope')).waitFor();
+
+    // Back on the user page: the token is not shown again; the edge is deleted after confirmation.
+    await page.goto(`${base}/users/${me.id}/edge#/${edge.id}`);
+    card = page.getByRole('article', { name: 'Edge server Studio edge A' });
+    await card.waitFor();
+    expect(await card.getAttribute('aria-current')).toBe('true');
+    expect(await page.getByTestId('agent-token').count()).toBe(0);
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete edge server' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page.getByText(EDGE_MESSAGES.edgeDeleted).waitFor();
+    await expect.poll(() => card.count()).toBe(0);
+    expect((await context.request.get(`${base}/api/edgeServers/${edge.id}`)).status()).toBe(404);
+    await context.close();
+  });
+});
