@@ -15,7 +15,10 @@ const apiGet = async <T>(context: BrowserContext, url: string) => {
 const closeNotifications = async (page: Page) => {
   const close = page.locator('.mantine-Notification-root button');
   for (let round = 0; round < 20 && (await close.count()) > 0; round += 1) {
-    await close.first().click({ timeout: 2000 }).catch(() => undefined);
+    await close
+      .first()
+      .click({ timeout: 2000 })
+      .catch(() => undefined);
     await page.waitForTimeout(250);
   }
 };
