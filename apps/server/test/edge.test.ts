@@ -411,6 +411,19 @@ describe(`edge servers, services and endpoints (${testDriver()})`, () => {
     expect((await otherManager.client.get(path)).status).toBe(403);
   });
 
+  it('keeps an edge server able to run its services when its type changes', async () => {
+    const relay = await owner.client.post<ErrorBody>(`/api/edgeServers/${siteEdge.id}`, {
+      id: siteEdge.id,
+      name: 'Paris ingest',
+      type: 'relay',
+    });
+    expect(relay.status).toBe(400);
+    expect(relay.body.error.message).toBe(EDGE_RULE_MESSAGES.serviceTypeNotForEdge('FileIngestService'));
+    expect((await owner.client.get<Results<Edge>>(`/api/edgeServers/${siteEdge.id}`)).body.results.type).toBe(
+      'server',
+    );
+  });
+
   it('opens and closes the support connection', async () => {
     const path = `/api/edgeServers/${ownEdge.id}/supportConnection`;
     const on = await owner.client.post<Results<Edge>>(path);
@@ -1008,8 +1021,10 @@ describe(`edge servers, services and endpoints (${testDriver()})`, () => {
     );
     expect(ownerView.body.results.map((point) => point.id)).not.toContain(foreign.id);
     expect((await w.editor.client.get(accountPath)).status).toBe(403);
-    expect((await otherManager.client.get(accountPath)).status).toBe(200);
-    expect((await otherManager.client.get<Collection<Endpoint>>(accountPath)).body.results).toEqual([]);
+    // Edge managers with no endpoint of the account on their edge servers are refused.
+    expect((await otherManager.client.get(accountPath)).status).toBe(403);
+    const outsiderView = await w.outsider.client.get<Collection<Endpoint>>(accountPath);
+    expect(outsiderView.body.results.map((point) => point.id)).toEqual([foreign.id]);
     expect((await w.admin.client.get(`/api/accounts/${UNKNOWN}/endpoints`)).status).toBe(404);
     expect((await t.client().get(accountPath)).status).toBe(401);
     expect((await w.accountManager.client.get(`${accountPath}?withSite=yes`)).status).toBe(400);
@@ -1023,8 +1038,8 @@ describe(`edge servers, services and endpoints (${testDriver()})`, () => {
       inAccount.id,
     ]);
     expect((await w.editor.client.get(folderPath)).status).toBe(403);
-    expect((await w.outsider.client.get(folderPath)).status).toBe(200);
-    expect((await w.outsider.client.get<Collection<Endpoint>>(folderPath)).body.results).toEqual([]);
+    expect((await w.outsider.client.get(folderPath)).status).toBe(403);
+    expect((await otherManager.client.get(folderPath)).status).toBe(403);
     expect((await w.admin.client.get(`/api/arrivalsFolders/${UNKNOWN}/endpoints`)).status).toBe(404);
     expect((await t.client().get(folderPath)).status).toBe(401);
   });

@@ -102,10 +102,6 @@ export const updateEdgeServer = (
 export const deleteEdgeServer = (db: DbOrTx, id: number) =>
   db.delete(edgeServers).where(eq(edgeServers.id, id));
 
-export const ownsEdgeServer = async (db: DbOrTx, userId: number) =>
-  (await db.select({ id: edgeServers.id }).from(edgeServers).where(eq(edgeServers.userId, userId)).limit(1))
-    .length > 0;
-
 export const userExists = async (db: DbOrTx, id: number) =>
   (await db.select({ id: users.id }).from(users).where(eq(users.id, id))).length > 0;
 

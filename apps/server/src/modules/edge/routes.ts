@@ -551,7 +551,7 @@ export const registerEdgeRoutes = (fastify: FastifyInstance, ctx: AppContext, _s
       schema: {
         tags: endpointTags,
         description:
-          "The endpoints assigned to an arrivals folder (the account's managers; others see those on edge servers they manage)",
+          "The endpoints assigned to an arrivals folder (the account's managers; others see those on edge servers they manage, and are refused when there are none)",
         params: idParamSchema,
         response: { 200: endpointList },
       },
@@ -571,7 +571,7 @@ export const registerEdgeRoutes = (fastify: FastifyInstance, ctx: AppContext, _s
       schema: {
         tags: endpointTags,
         description:
-          "The endpoints of an account; withSite=1 adds those of the account's site that have no account. For the account's managers; others see those on edge servers they manage.",
+          "The endpoints of an account; withSite=1 adds those of the account's site that have no account. For the account's managers; others see those on edge servers they manage, and are refused when there are none.",
         params: idParamSchema,
         querystring: accountEndpointsQuerySchema,
         response: { 200: endpointList },

@@ -265,7 +265,18 @@ export const updateEdgeServer = async (
   const edge = await requireEdgeServer(ctx, actor, id);
   if (body.siteId != null && body.siteId !== edge.siteId)
     await requireRight(ctx.db, actor, 'site.manage', { kind: 'site', id: body.siteId });
-  if (body.type !== undefined) requireEdgeType(body.type);
+  if (body.type !== undefined && body.type !== edge.type) {
+    requireEdgeType(body.type);
+    // The edge server must still be able to run each of its services.
+    const allowed = serviceTypesForEdgeType(body.type).map((type) => type.id);
+    const stranded = (await repo.findServices(ctx.db, id)).find(
+      (service) => !allowed.includes(service.typeId),
+    );
+    if (stranded)
+      throw badRequest(EDGE_RULE_MESSAGES.serviceTypeNotForEdge(stranded.typeId), {
+        type: EDGE_RULE_MESSAGES.serviceTypeNotForEdge(stranded.typeId),
+      });
+  }
   await repo.updateEdgeServer(ctx.db, id, {
     name: body.name,
     type: body.type,
@@ -568,8 +579,8 @@ export const listEndpointsOfEdgeServer = async (options: Options & { edgeServerI
 };
 
 /**
- * The endpoints of an account are listed for its managers; other users see those on edge servers they
- * manage, and a user who manages no edge server at all is refused.
+ * The endpoints of an account are listed for its managers. Other users see those on edge servers they
+ * manage (own, or at a site they manage), and are refused when they have none there.
  */
 const accountEndpointScope = async (
   ctx: AppContext,
@@ -581,9 +592,17 @@ const accountEndpointScope = async (
   const rights = await actor.rights();
   if (hasRight(rights, 'account.manage', ancestry)) return undefined;
   const siteIds = await managedSiteIds(ctx.db, rights);
-  const managed = siteIds === 'all' ? [] : siteIds;
-  if (managed.length === 0 && !(await repo.ownsEdgeServer(ctx.db, actor.userId))) throw forbidden();
-  return { userId: actor.userId, siteIds: managed };
+  return { userId: actor.userId, siteIds: siteIds === 'all' ? [] : siteIds };
+};
+
+const endpointsOf = async (
+  ctx: AppContext,
+  filter: repo.EndpointFilter & { edges?: repo.EdgeManagerScope },
+  channel: string,
+) => {
+  const rows = (await repo.findEndpoints(ctx.db, filter)).map(toEndpoint);
+  if (filter.edges && rows.length === 0) throw forbidden();
+  return { rows, total: rows.length, channel };
 };
 
 export const listEndpointsOfAccount = async (options: Options & { accountId: number; withSite: boolean }) => {
@@ -591,14 +610,11 @@ export const listEndpointsOfAccount = async (options: Options & { accountId: num
   const edges = await accountEndpointScope(ctx, actor, accountId);
   const account = await repo.findAccountRef(ctx.db, accountId);
   if (!account) throw notFound('Account');
-  const rows = (
-    await repo.findEndpoints(ctx.db, {
-      accountId,
-      withSiteId: options.withSite ? account.siteId : undefined,
-      edges,
-    })
-  ).map(toEndpoint);
-  return { rows, total: rows.length, channel: CHANNELS.accountEndpoints(accountId) };
+  return endpointsOf(
+    ctx,
+    { accountId, withSiteId: options.withSite ? account.siteId : undefined, edges },
+    CHANNELS.accountEndpoints(accountId),
+  );
 };
 
 export const listEndpointsOfArrivalsFolder = async (options: Options & { arrivalsFolderId: number }) => {
@@ -606,8 +622,7 @@ export const listEndpointsOfArrivalsFolder = async (options: Options & { arrival
   const folder = await repo.findArrivalsFolderRef(ctx.db, arrivalsFolderId);
   if (!folder) throw notFound('Arrivals folder');
   const edges = await accountEndpointScope(ctx, actor, folder.accountId);
-  const rows = (await repo.findEndpoints(ctx.db, { arrivalsFolderId, edges })).map(toEndpoint);
-  return { rows, total: rows.length, channel: CHANNELS.accountEndpoints(folder.accountId) };
+  return endpointsOf(ctx, { arrivalsFolderId, edges }, CHANNELS.accountEndpoints(folder.accountId));
 };
 
 type EndpointBody = {
