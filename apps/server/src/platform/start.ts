@@ -66,7 +66,7 @@ export const createContext = async (
   let demo: StartedContext['demo'];
   if (config.seedDemo) {
     const password = config.demoPassword ?? randomToken(9);
-    const logins = await seedDemo(database.db, password);
+    const logins = await seedDemo(database.db, password, { dataDir: config.dataDir });
     if (logins) demo = { password, logins };
   }
   return { ctx, outcome, demo };

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { arrivalsFolders } from '../modules/arrivals/tables.ts';
 import { edgeServers, endpoints, services } from '../modules/edge/tables.ts';
 import { ingestQueueItems, unprocessedFiles } from '../modules/ingest/tables.ts';
+import { users } from '../modules/users/tables.ts';
 import { randomToken, sha256 } from '../platform/crypto.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
 import { storeStream } from '../platform/storage.ts';
@@ -133,9 +134,9 @@ type Named = { id: number; name: string };
 type DemoEdgeInput = {
   accounts: Named[];
   sites: Named[];
-  /** Owner of the site's edge server (a site manager) and of the personal one. */
-  siteEdgeOwner: Named;
-  personalEdgeOwner: Named;
+  /** Usernames of the owner of the site's edge server (a site manager) and of the personal one. */
+  siteEdgeOwner: string;
+  personalEdgeOwner: string;
   /** Where thumbnails go; without it the demo items have none. */
   dataDir?: string;
 };
@@ -152,6 +153,13 @@ const ago = (ms: number) => new Date(Date.now() - ms);
 export const seedDemoEdge = async (db: DbOrTx, input: DemoEdgeInput) => {
   const [news, sports, docs, archive] = input.accounts as [Named, Named, Named, Named];
   const [london, berlin] = input.sites as [Named, Named];
+  const owner = async (username: string) => {
+    const [user] = await db.select({ id: users.id }).from(users).where(eq(users.username, username));
+    if (!user) throw new Error(`demo user ${username} missing`);
+    return user;
+  };
+  const siteEdgeOwner = await owner(input.siteEdgeOwner);
+  const personalEdgeOwner = await owner(input.personalEdgeOwner);
   const folders = new Map<number, { id: number }[]>();
   for (const account of input.accounts) {
     const made = [];
@@ -171,14 +179,14 @@ export const seedDemoEdge = async (db: DbOrTx, input: DemoEdgeInput) => {
 
   const studio = await makeEdgeServerRow(db, {
     name: `${london.name} studio edge`,
-    userId: input.siteEdgeOwner.id,
+    userId: siteEdgeOwner.id,
     siteId: london.id,
     lastSeenAt: new Date(),
     endpointVersions: { LocalFolderEndpoint: '3.2.1', SrtEndpoint: '3.2.0' },
   });
   const field = await makeEdgeServerRow(db, {
     name: 'Field kit',
-    userId: input.personalEdgeOwner.id,
+    userId: personalEdgeOwner.id,
     lastSeenAt: ago(2 * DAY),
     endpointVersions: { RtmpPushEndpoint: '3.1.4' },
   });

@@ -20,6 +20,7 @@ import { resellers, workflows } from '../modules/organisation/tables.ts';
 import { users } from '../modules/users/tables.ts';
 import { randomToken, sha256 } from '../platform/crypto.ts';
 import type { Db, Tx } from '../platform/db/client.ts';
+import { seedDemoEdge } from './demo-edge.ts';
 import {
   findRoleByName,
   grantAccountAccess,
@@ -39,7 +40,11 @@ const ACCOUNT_ROLES = [ROLE_ACCOUNT_MANAGER, ROLE_EDITOR, ROLE_LOGGER, ROLE_VIEW
  * The demo data set of DESIGN.md, as far as the tables exist: one reseller, a site group with two sites,
  * four accounts, and users in every role. Later areas extend this function.
  */
-export const seedDemo = async (db: Db, password: string): Promise<DemoLogin[] | undefined> =>
+export const seedDemo = async (
+  db: Db,
+  password: string,
+  options: { dataDir?: string } = {},
+): Promise<DemoLogin[] | undefined> =>
   db.transaction(async (tx) => {
     const [existing] = await tx.select({ n: count() }).from(resellers);
     if ((existing?.n ?? 0) > 0) return undefined;
@@ -128,6 +133,13 @@ export const seedDemo = async (db: Db, password: string): Promise<DemoLogin[] | 
       }
     }
     await person('no.rights', 'Nora Nobody', 'signed-in user with no rights');
+    await seedDemoEdge(tx, {
+      accounts,
+      sites: [london, berlin],
+      siteEdgeOwner: 'london.manager',
+      personalEdgeOwner: 'evening-news.manager',
+      dataDir: options.dataDir,
+    });
 
     // Open invitations and signed-in sessions (from elsewhere) so those lists have something to show.
     const editorRole = await findRoleByName(tx, ROLE_EDITOR);
