@@ -207,6 +207,24 @@ describe(`edge servers, services and endpoints (${testDriver()})`, () => {
     expect(edge?.name).toBe('Paris ingest');
   });
 
+  it('documents every edge route in the OpenAPI document', async () => {
+    const doc = await t.client().get<{ paths: Record<string, unknown> }>('/api/openapi.json');
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/edgeServers',
+        '/api/sites/{id}/edgeServers',
+        '/api/users/{id}/edgeServers',
+        '/api/edgeServerTypes',
+        '/api/edgeServers/{id}/actions/{action}',
+        '/api/edgeServers/{id}/supportConnection',
+        '/api/services/{id}/queries/{query}',
+        '/api/accounts/{id}/endpoints',
+        '/api/arrivalsFolders/{id}/endpoints',
+        '/api/endpoints/{id}/actions/{action}',
+      ]),
+    );
+  });
+
   // ---- edge servers -------------------------------------------------------------------------------
 
   it('creates an edge server with a one-time agent token, storing only its SHA-256', async () => {

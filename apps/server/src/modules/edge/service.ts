@@ -18,7 +18,6 @@ import {
   findServiceType,
   hasRight,
   MSG_QUERY_DATA_NOT_JSON,
-  type OptionDefinition,
   type OptionProblems,
   optionProblems,
   type Service,
@@ -120,13 +119,6 @@ export const findEdgeServer = async (db: DbOrTx, id: number) => {
   const row = await repo.findEdgeServer(db, id);
   return row && toEdgeServer(row);
 };
-
-/** Whether the actor may manage the edge server an entity lives on (for other modules' rules). */
-export const mayManageEdge = (
-  ctx: AppContext,
-  actor: Actor,
-  edge: { userId: number; siteId: number | null },
-) => mayManageEdgeServer(ctx.db, actor, edge);
 
 // ---- live updates ---------------------------------------------------------------------------------
 
@@ -703,7 +695,7 @@ const resolveEndpoint = async (
 };
 
 const checkedEndpointOptions = (type: EndpointType, values: Record<string, string | number | boolean>) => {
-  const error = problemsError(optionProblems(type.options as OptionDefinition[], values), 'options');
+  const error = problemsError(optionProblems(type.options, values), 'options');
   if (error) throw error;
   return endpointOptionsWithDefaults(type.options, values);
 };
