@@ -45,7 +45,7 @@ describe(`ingest queue (${testDriver()})`, () => {
   let foreign: { id: number; accountId: number | null; arrivalsFolderId: number | null };
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ LONG_POLL_SECONDS: '1' });
     w = await makeWorld(t);
     const { db } = t.ctx;
     edge = await makeEdgeServerRow(db, { userId: w.siteManager.user.id, siteId: w.site.id });
@@ -297,6 +297,25 @@ describe(`ingest queue (${testDriver()})`, () => {
       expect(byHand.status).toBe(400);
       expect(byHand.body.error.message).toBe(INGEST_MESSAGES.streamStatusRefused);
       expect((await row(streamItem.id)).status).toBe('failed');
+    });
+
+    it("announces a change on the account's and the edge server's queue channels", async () => {
+      const queued = await item(source, { status: 'queued' });
+      const admin = w.admin.client;
+      const created = await admin.post<Results<{ eventId: string }>>('/api/events/create');
+      const eventId = created.body.results.eventId;
+      const channels = [`edgeServers/${edge.id}/ingestQueue`, `accounts/${w.account.id}/ingestQueue`];
+      expect((await admin.post(`/api/events/${eventId}/subscribe`, { channels })).status).toBe(200);
+      await post(w.accountManager.client, queued.id, { status: 'actionRequired' });
+      const seen = new Map<string, (string | number)[]>();
+      for (let attempt = 0; attempt < 3 && seen.size < 2; attempt++) {
+        const poll = await admin.get<Results<{ channel: string; data: { modified: (string | number)[] } }[]>>(
+          `/api/events/${eventId}/longpoll`,
+        );
+        for (const update of poll.body.results) seen.set(update.channel, update.data.modified);
+      }
+      expect([...seen.keys()].sort()).toEqual([...channels].sort());
+      for (const modified of seen.values()) expect(modified.map(Number)).toContain(queued.id);
     });
 
     it("aborts an ingesting file: failed with the error 'Aborted'", async () => {

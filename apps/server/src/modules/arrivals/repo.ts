@@ -48,26 +48,26 @@ export const updateFolder = (
   change: Partial<Pick<typeof arrivalsFolders.$inferInsert, 'name' | 'typeId' | 'priority' | 'options'>>,
 ) => db.update(arrivalsFolders).set(change).where(eq(arrivalsFolders.id, id));
 
-/** The edge servers of the endpoints assigned to a folder, to announce their endpoints' change. */
-export const findFolderEdgeServerIds = async (db: DbOrTx, folderId: number) => {
-  const rows = await db
-    .selectDistinct({ id: services.edgeServerId })
+/** The endpoints assigned to a folder with their edge servers, to announce their change. */
+export const findFolderEndpoints = (db: DbOrTx, folderId: number) =>
+  db
+    .select({ id: endpoints.id, edgeServerId: services.edgeServerId })
     .from(endpoints)
     .innerJoin(services, eq(services.id, endpoints.serviceId))
     .where(eq(endpoints.arrivalsFolderId, folderId));
-  return rows.map((row) => row.id);
-};
 
 /**
  * Deletes a folder: the foreign keys clear its endpoints' and queue items' arrivalsFolderId. The queue
  * items take a new version first, so incremental readers (sinceVersion) see them change.
  */
 export const deleteFolder = async (db: DbOrTx, id: number) => {
-  await db
+  const items = await db
     .update(ingestQueueItems)
     .set({ version: sql`nextval('ingest_queue_version')` })
-    .where(eq(ingestQueueItems.arrivalsFolderId, id));
+    .where(eq(ingestQueueItems.arrivalsFolderId, id))
+    .returning({ id: ingestQueueItems.id, edgeServerId: ingestQueueItems.edgeServerId });
   await db.delete(arrivalsFolders).where(eq(arrivalsFolders.id, id));
+  return items;
 };
 
 const assignmentColumns = {

@@ -120,11 +120,24 @@ export const updateFolder = async ({
 /** Deletes the folder; its endpoints and queue items keep their rows, with no folder (foreign keys). */
 export const trashFolder = async ({ ctx, actor, id }: Call<{ id: number }>) => {
   const folder = await requireFolder(ctx.db, actor, id);
-  const edgeServerIds = await repo.findFolderEdgeServerIds(ctx.db, id);
-  await ctx.db.transaction((tx) => repo.deleteFolder(tx, id));
+  const assigned = await repo.findFolderEndpoints(ctx.db, id);
+  const items = await ctx.db.transaction((tx) => repo.deleteFolder(tx, id));
   await ctx.publish(CHANNELS.arrivalsFolders(folder.accountId), [id]);
-  await ctx.publish(CHANNELS.accountIngestQueue(folder.accountId), [id]);
-  for (const edgeServerId of edgeServerIds) await ctx.publish(CHANNELS.endpoints(edgeServerId), [id]);
+  if (items.length)
+    await ctx.publish(
+      CHANNELS.accountIngestQueue(folder.accountId),
+      items.map((item) => item.id),
+    );
+  for (const edgeServerId of new Set(items.map((item) => item.edgeServerId)))
+    await ctx.publish(
+      CHANNELS.edgeIngestQueue(edgeServerId),
+      items.filter((item) => item.edgeServerId === edgeServerId).map((item) => item.id),
+    );
+  for (const edgeServerId of new Set(assigned.map((endpoint) => endpoint.edgeServerId)))
+    await ctx.publish(
+      CHANNELS.endpoints(edgeServerId),
+      assigned.filter((endpoint) => endpoint.edgeServerId === edgeServerId).map((endpoint) => endpoint.id),
+    );
   return { ok: true as const };
 };
 
