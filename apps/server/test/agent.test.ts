@@ -25,6 +25,13 @@ type Configuration = {
   forcedFiles: { endpointId: number; path: string }[];
   unprocessedFiles: { endpointId: number; path: string }[];
 };
+/** The one row a query must find. */
+const one = <T>(rows: T[]): T => {
+  const [row] = rows;
+  if (!row) throw new Error('expected a row');
+  return row;
+};
+
 type AgentItem = { id: number; queueId: string; status: string; sourceName: string };
 
 describe(`edge agent API (${testDriver()})`, () => {
@@ -37,29 +44,35 @@ describe(`edge agent API (${testDriver()})`, () => {
   let otherEndpointId: number;
 
   const makeEdge = async (agentToken: string, userId: number) => {
-    const [edge] = await t.ctx.db
-      .insert(edgeServers)
-      .values({
-        name: `Edge ${agentToken.slice(-4)}`,
-        userId,
-        advancedOptions: DEFAULT_EDGE_ADVANCED_OPTIONS,
-        agentTokenHash: sha256(agentToken),
-      })
-      .returning();
-    const [service] = await t.ctx.db
-      .insert(services)
-      .values({ edgeServerId: edge.id, name: 'Files', typeId: 'fileIngest', serviceGroupId: 0 })
-      .returning();
-    const [endpoint] = await t.ctx.db
-      .insert(endpoints)
-      .values({
-        serviceId: service.id,
-        name: 'Watch folder',
-        typeId: 'LocalFolderEndpoint',
-        accountId: w.account.id,
-        options: { path: '/media/in' },
-      })
-      .returning();
+    const edge = one(
+      await t.ctx.db
+        .insert(edgeServers)
+        .values({
+          name: `Edge ${agentToken.slice(-4)}`,
+          userId,
+          advancedOptions: DEFAULT_EDGE_ADVANCED_OPTIONS,
+          agentTokenHash: sha256(agentToken),
+        })
+        .returning(),
+    );
+    const service = one(
+      await t.ctx.db
+        .insert(services)
+        .values({ edgeServerId: edge.id, name: 'Files', typeId: 'fileIngest', serviceGroupId: 0 })
+        .returning(),
+    );
+    const endpoint = one(
+      await t.ctx.db
+        .insert(endpoints)
+        .values({
+          serviceId: service.id,
+          name: 'Watch folder',
+          typeId: 'LocalFolderEndpoint',
+          accountId: w.account.id,
+          options: { path: '/media/in' },
+        })
+        .returning(),
+    );
     return { edge, endpoint };
   };
 
@@ -127,11 +140,11 @@ describe(`edge agent API (${testDriver()})`, () => {
     expect(answer.body.results.edgeServer.id).toBe(edgeId);
     expect(answer.body.results.endpoints.map((e) => e.id)).toEqual([endpointId]);
     expect(answer.body.results.commands.map((c) => c.action)).toEqual(['machineLoad']);
-    const [edge] = await t.ctx.db.select().from(edgeServers).where(eq(edgeServers.id, edgeId));
+    const edge = one(await t.ctx.db.select().from(edgeServers).where(eq(edgeServers.id, edgeId)));
     expect(edge.lastSeenAt).not.toBeNull();
     expect(edge.endpointVersions).toEqual({ LocalFolderEndpoint: '1.0' });
 
-    const done = await call('POST', `/api/agent/commands/${answer.body.results.commands[0].id}`, {
+    const done = await call('POST', `/api/agent/commands/${one(answer.body.results.commands).id}`, {
       result: { load1: 0.5 },
     });
     expect(done.status).toBe(200);
@@ -194,10 +207,9 @@ describe(`edge agent API (${testDriver()})`, () => {
   });
 
   it('takes progress reports, and refuses one for an item a person took out of the queue', async () => {
-    const [item] = await t.ctx.db
-      .select()
-      .from(ingestQueueItems)
-      .where(eq(ingestQueueItems.queueId, 'file-a'));
+    const item = one(
+      await t.ctx.db.select().from(ingestQueueItems).where(eq(ingestQueueItems.queueId, 'file-a')),
+    );
     expect((await call('POST', `/api/agent/queueItems/${item.id}`, { status: 'ingesting' })).status).toBe(
       200,
     );
@@ -209,16 +221,15 @@ describe(`edge agent API (${testDriver()})`, () => {
       log: 'probe ok\n',
     });
     expect(finished.status).toBe(200);
-    const [after] = await t.ctx.db.select().from(ingestQueueItems).where(eq(ingestQueueItems.id, item.id));
+    const after = one(await t.ctx.db.select().from(ingestQueueItems).where(eq(ingestQueueItems.id, item.id)));
     expect(after).toMatchObject({ status: 'ingested', duration: 12.5, proxyWidth: 640, log: 'probe ok\n' });
     expect(after.whenStarted).not.toBeNull();
     expect(after.whenFinished).not.toBeNull();
     expect(after.version).toBeGreaterThan(item.version);
 
-    const [other] = await t.ctx.db
-      .select()
-      .from(ingestQueueItems)
-      .where(eq(ingestQueueItems.queueId, 'file-b'));
+    const other = one(
+      await t.ctx.db.select().from(ingestQueueItems).where(eq(ingestQueueItems.queueId, 'file-b')),
+    );
     await t.ctx.db
       .update(ingestQueueItems)
       .set({ status: 'actionRequired' })
@@ -227,20 +238,18 @@ describe(`edge agent API (${testDriver()})`, () => {
       status: 'ingesting',
     });
     expect(refused.status).toBe(409);
-    const [unchanged] = await t.ctx.db
-      .select()
-      .from(ingestQueueItems)
-      .where(eq(ingestQueueItems.id, other.id));
+    const unchanged = one(
+      await t.ctx.db.select().from(ingestQueueItems).where(eq(ingestQueueItems.id, other.id)),
+    );
     expect(unchanged.status).toBe('actionRequired');
     expect((await call('POST', `/api/agent/queueItems/${item.id}`, { status: 'queued' })).status).toBe(400);
     expect((await call('POST', '/api/agent/queueItems/999999', { status: 'failed' })).status).toBe(404);
   });
 
   it('stores a JPEG thumbnail, replaces it, and refuses anything else', async () => {
-    const [item] = await t.ctx.db
-      .select()
-      .from(ingestQueueItems)
-      .where(eq(ingestQueueItems.queueId, 'file-a'));
+    const item = one(
+      await t.ctx.db.select().from(ingestQueueItems).where(eq(ingestQueueItems.queueId, 'file-a')),
+    );
     const jpeg = await sharp({ create: { width: 32, height: 18, channels: 3, background: '#336699' } })
       .jpeg()
       .toBuffer();
@@ -256,7 +265,7 @@ describe(`edge agent API (${testDriver()})`, () => {
         payload: body,
       });
     expect((await put(jpeg, 'image/jpeg')).statusCode).toBe(200);
-    const [first] = await t.ctx.db.select().from(ingestQueueItems).where(eq(ingestQueueItems.id, item.id));
+    const first = one(await t.ctx.db.select().from(ingestQueueItems).where(eq(ingestQueueItems.id, item.id)));
     const firstFile = path.join(t.config.dataDir, first.thumbnailPath as string);
     expect(fs.readFileSync(firstFile).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
     expect((await put(jpeg, 'image/jpeg')).statusCode).toBe(200);
@@ -265,7 +274,7 @@ describe(`edge agent API (${testDriver()})`, () => {
     expect((await put(Buffer.from('{}'), 'application/json')).statusCode).toBe(415);
     const huge = Buffer.concat([jpeg.subarray(0, 3), Buffer.alloc(2 * 1024 * 1024)]);
     expect((await put(huge, 'image/jpeg')).statusCode).toBe(413);
-    const [kept] = await t.ctx.db.select().from(ingestQueueItems).where(eq(ingestQueueItems.id, item.id));
+    const kept = one(await t.ctx.db.select().from(ingestQueueItems).where(eq(ingestQueueItems.id, item.id)));
     expect(fs.existsSync(path.join(t.config.dataDir, kept.thumbnailPath as string))).toBe(true);
   });
 
@@ -278,7 +287,10 @@ describe(`edge agent API (${testDriver()})`, () => {
       .from(unprocessedFiles)
       .where(eq(unprocessedFiles.endpointId, endpointId));
     expect(rows).toHaveLength(1);
-    await t.ctx.db.update(unprocessedFiles).set({ forced: true }).where(eq(unprocessedFiles.id, rows[0].id));
+    await t.ctx.db
+      .update(unprocessedFiles)
+      .set({ forced: true })
+      .where(eq(unprocessedFiles.id, one(rows).id));
     const answer = await call<Results<Configuration>>('POST', '/api/agent/heartbeat', {
       agentVersion: '0.1.0',
     });
