@@ -1,4 +1,5 @@
 import {
+  API_VERSIONS,
   INGEST_ITEM_ACTIONS,
   INGEST_MESSAGES,
   type IngestQueueItem,
@@ -223,6 +224,14 @@ describe(`ingest queue (${testDriver()})`, () => {
         edgeQueue(`?sinceVersion=${version}&filters=queued`),
       );
       expect(filtered.body.results.map((i) => i.clipName)).toEqual(['Bravo']);
+    });
+
+    it('refuses an API version it does not support (400 apiversion) and serves the supported one', async () => {
+      const old = await w.siteManager.client.get<ErrorBody>(edgeQueue(), { 'X-Api-Version': '19990101' });
+      expect(old.status).toBe(400);
+      expect(old.body.error.code).toBe('apiversion');
+      const current = await w.siteManager.client.get(edgeQueue(), { 'X-Api-Version': API_VERSIONS.ingest });
+      expect(current.status).toBe(200);
     });
 
     it('answers 401, 403 and 404 for an edge queue', async () => {

@@ -1,5 +1,8 @@
 import {
+  API_VERSION_HEADER,
+  API_VERSIONS,
   collectionOf,
+  ERROR_CODES,
   idParamSchema,
   ingestQueueItemActionsSchema,
   ingestQueueItemSchema,
@@ -8,6 +11,7 @@ import {
   ingestQueueQuerySchema,
   ingestStatusChangesSchema,
   ingestTrashSchema,
+  MSG_API_VERSION,
   okSchema,
   pageQuerySchema,
   rankEntriesSchema,
@@ -17,11 +21,12 @@ import {
   unprocessedForceSchema,
   unprocessedTrashSchema,
 } from '@media/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AppServices, requireActor } from '../../app.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { AppError } from '../../platform/errors.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
 import * as service from './service.ts';
 
@@ -31,6 +36,16 @@ const QUEUES = [
   { path: 'arrivalsFolders', kind: 'arrivalsFolder', who: "the account's managers" },
   { path: 'accounts', kind: 'account', who: "the account's managers" },
 ] as const;
+
+/**
+ * Ingest calls send X-Api-Version (spec2 §7); a version this server does not support is a 400 code
+ * apiversion (DESIGN.md). A call without the header is served, so an <img> can load a thumbnail.
+ */
+const checkApiVersion = async (request: FastifyRequest) => {
+  const sent = request.headers[API_VERSION_HEADER.toLowerCase()];
+  if (typeof sent === 'string' && !API_VERSIONS.supported.includes(sent))
+    throw new AppError(ERROR_CODES.apiVersion, `${MSG_API_VERSION}: ${sent}`);
+};
 
 /** The ingest queue, its items' actions, thumbnails and logs, and unprocessed files (spec2 §7). */
 export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, _services: AppServices) => {
@@ -44,6 +59,7 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
     app.get(
       `/${queue.path}/:id/ingestQueueItems`,
       {
+        onRequest: checkApiVersion,
         schema: {
           tags,
           description: `One page of the ingest queue (${queue.who}). filters 'a|b': statuses OR-ed, kinds (files, streams, schedules) OR-ed, the groups AND-ed; sinceVersion answers only the items changed since, deleted ones included`,
@@ -65,6 +81,7 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
     app.post(
       `/${queue.path}/:id/ingestQueueItemRanks`,
       {
+        onRequest: checkApiVersion,
         schema: {
           tags,
           description: `Set the order of items of this queue (${queue.who}): ranks from 1; every item must be in the queue; all or nothing`,
@@ -86,6 +103,7 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
     app.get(
       `/${queue.path}/:id/ingestQueueItemActions`,
       {
+        onRequest: checkApiVersion,
         schema: {
           tags,
           description:
@@ -108,6 +126,7 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
   app.post(
     '/ingestQueueItems/:id',
     {
+      onRequest: checkApiVersion,
       schema: {
         tags,
         description:
@@ -130,6 +149,7 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
   app.post(
     '/ingestQueueItems',
     {
+      onRequest: checkApiVersion,
       schema: {
         tags,
         description: 'Change the status of several items, all or nothing',
@@ -143,6 +163,7 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
   app.post(
     '/ingestQueueItems/:id/trash',
     {
+      onRequest: checkApiVersion,
       schema: {
         tags,
         description: 'Mark a trashable item deleted',
@@ -156,6 +177,7 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
   app.post(
     '/ingestQueueItems/trash',
     {
+      onRequest: checkApiVersion,
       schema: {
         tags,
         description:
@@ -170,6 +192,7 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
   app.get(
     '/ingestQueueItems/:id/thumbnail',
     {
+      onRequest: checkApiVersion,
       schema: {
         tags,
         description: "The item's thumbnail as image/jpeg, fitted into width x height; 404 when it has none",
@@ -190,6 +213,7 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
   app.get(
     '/ingestQueueItems/:id/log',
     {
+      onRequest: checkApiVersion,
       schema: {
         tags,
         description: "The item's ingest log",
@@ -204,6 +228,7 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
   app.get(
     '/endpoints/:id/unprocessedFiles',
     {
+      onRequest: checkApiVersion,
       schema: {
         tags,
         description: 'Files the endpoint saw but could not queue (status missingFiles)',
@@ -225,6 +250,7 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
   app.post(
     '/unprocessedFiles',
     {
+      onRequest: checkApiVersion,
       schema: {
         tags,
         description: 'Force files (or stop forcing them): a list of { id, forced }, all or nothing',
@@ -238,6 +264,7 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
   app.post(
     '/unprocessedFiles/trash',
     {
+      onRequest: checkApiVersion,
       schema: {
         tags,
         description: 'Forget files so the edge scans them again (rescan): a list of ids, all or nothing',
