@@ -1,7 +1,15 @@
 import { ARRIVALS_MESSAGES, EDGE_MESSAGES, type EdgeServer, type Endpoint } from '@media/contract';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { choose, E2E_ADMIN_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
+import {
+  choose,
+  E2E_ADMIN_PASSWORD,
+  newPage,
+  SCREENSHOTS,
+  screenshots,
+  signIn,
+  useServerAndBrowser,
+} from '../harness.ts';
 
 const DEMO_PASSWORD = 'Demo-Passw0rd-edge';
 
@@ -9,6 +17,12 @@ const apiGet = async <T>(context: BrowserContext, url: string) => {
   const response = await context.request.get(url);
   expect(response.status(), url).toBe(200);
   return ((await response.json()) as { results: T }).results;
+};
+
+/** The anti-forgery header of an API write made beside the page. */
+const csrf = async (context: BrowserContext) => {
+  const token = (await context.cookies()).find((cookie) => cookie.name === 'csrftoken')?.value ?? '';
+  return { 'x-csrftoken': decodeURIComponent(token) };
 };
 
 /** Closes the notifications, so the screenshots show the page under them. */
@@ -89,9 +103,33 @@ describe('edge servers, services and endpoints pages', () => {
     await closeNotifications(page);
     await screenshots(page, 'edge-servers');
 
+    // Live updates: an edge created elsewhere shows without a reload; the address's type picks the list.
+    const other = await context.request.post(`${base}/api/users/${me.id}/edgeServers`, {
+      data: { name: 'Made elsewhere' },
+      headers: await csrf(context),
+    });
+    expect(other.status()).toBe(200);
+    const otherEdge = ((await other.json()) as { results: EdgeServer }).results;
+    await page.getByRole('article', { name: 'Edge server Made elsewhere' }).waitFor();
+    await page.locator('label', { hasText: 'Relay' }).click();
+    await page.waitForURL(`${base}/users/${me.id}/edge?type=relay`);
+    await page.getByTestId('edge-empty').waitFor();
+    expect(await page.getByRole('article', { name: 'Edge server Made elsewhere' }).count()).toBe(0);
+    await page.goto(`${base}/users/${me.id}/edge`);
+    card = page.getByRole('article', { name: 'Edge server Studio edge A' });
+
     // Services: a card from a type, created with the type's default options.
     await card.getByRole('link', { name: 'Services (0)' }).click();
     await page.waitForURL(`${base}/edge/${edge.id}/services?context=user`);
+    await page.getByTestId('services-empty').waitFor();
+    // A draft from a template carries the template's name; discarding it removes the card.
+    await page.getByRole('button', { name: 'New service' }).click();
+    await page.getByRole('menuitem', { name: 'Watch folders' }).click();
+    const fromTemplate = page.getByRole('article', { name: 'New service' });
+    expect(await fromTemplate.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).toBe(
+      'Watch folders',
+    );
+    await fromTemplate.getByRole('button', { name: 'Discard' }).click();
     await page.getByTestId('services-empty').waitFor();
     await page.getByRole('button', { name: 'New service' }).click();
     await page.getByRole('menuitem', { name: 'File ingest' }).click();
@@ -155,6 +193,11 @@ describe('edge servers, services and endpoints pages', () => {
     await screenshots(page, 'edge-endpoints');
 
     // The address's #/{endpointId} selects that card on a reload.
+    // Disable and enable again: the status badge follows.
+    await endpoint.getByRole('button', { name: 'Disable' }).click();
+    await expect.poll(() => endpoint.getByTestId('endpoint-status').textContent()).toBe('Disabled');
+    await endpoint.getByRole('button', { name: 'Enable' }).click();
+    await expect.poll(() => endpoint.getByTestId('endpoint-status').textContent()).toBe('OK');
     await page.reload();
     await page.locator('article[aria-current="true"]', { hasText: 'Camera cards' }).waitFor();
 
@@ -187,6 +230,57 @@ describe('edge servers, services and endpoints pages', () => {
     await page.getByText(EDGE_MESSAGES.edgeDeleted).waitFor();
     await expect.poll(() => card.count()).toBe(0);
     expect((await context.request.get(`${base}/api/edgeServers/${edge.id}`)).status()).toBe(404);
+    await context.request.post(`${base}/api/edgeServers/${otherEdge.id}/trash`, {
+      data: {},
+      headers: await csrf(context),
+    });
+    await context.close();
+  });
+
+  it("shows a site's edge servers to its manager, with the site context on their pages", async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'london.manager', DEMO_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    await nav.getByRole('link', { name: 'Edge servers' }).waitFor();
+    // Only administrators see the cloud's list.
+    expect(await nav.getByRole('link', { name: 'Edge servers' }).count()).toBe(1);
+    const sites = await apiGet<{ id: number; name: string }[]>(
+      context,
+      `${base}/api/sites?searchText=London`,
+    );
+    const london = sites.find((site) => site.name === 'London') as { id: number };
+
+    await page.goto(`${base}/site/${london.id}`);
+    const section = page.locator('section#edge-servers');
+    const studio = section.getByRole('article', { name: 'Edge server London studio edge' });
+    await studio.waitFor();
+    // The sections above and below load at their own pace; click once the page has settled.
+    await page.getByText('london.manager@demo.example').waitFor();
+    await studio.getByRole('link', { name: /^Services/ }).click();
+    await page.waitForURL(/\/edge\/\d+\/services\?context=site$/);
+    await page.getByRole('article', { name: 'Service File ingest' }).waitFor();
+    await page.getByRole('article', { name: 'Service Stream recorder' }).waitFor();
+    // The trail leads back to the site's edge servers.
+    expect(
+      await page.getByRole('main').getByRole('link', { name: 'Edge servers' }).getAttribute('href'),
+    ).toBe(`/site/${london.id}#edge-servers`);
+    await page
+      .getByRole('article', { name: 'Service File ingest' })
+      .getByRole('link', { name: /^Endpoints/ })
+      .click();
+    await page.getByRole('heading', { name: 'Sources' }).waitFor();
+    expect(page.url()).toContain('context=site');
+
+    // The trail's 'Edge servers' leads back to the site page's section.
+    await page.getByRole('main').getByRole('link', { name: 'Edge servers' }).click();
+    await page.waitForURL(`${base}/site/${london.id}#edge-servers`);
+    await studio.waitFor();
+    await page.getByText('london.manager@demo.example').waitFor();
+    await page.waitForTimeout(500);
+    await studio.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENSHOTS}/edge-site-section.png` });
     await context.close();
   });
 });
