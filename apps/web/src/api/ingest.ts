@@ -89,6 +89,8 @@ export const useIngestQueue = (scope: QueueScope, request: QueueRequest) => {
       pageSize: 1000,
       sinceVersion: page.version,
     }).then((changed) => {
+      // The page may have been fetched again meanwhile; then it is newer than this merge.
+      if (queryClient.getQueryData(currentKey) !== page) return;
       const merged = mergeQueueUpdate(page, changed, modified, currentRequest.sortKey);
       if (merged) queryClient.setQueryData(currentKey, merged);
       else refetch();

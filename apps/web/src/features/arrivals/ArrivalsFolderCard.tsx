@@ -22,7 +22,7 @@ import {
   type Endpoint,
   isDirty,
 } from '@media/contract';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import {
   useCreateArrivalsFolder,
@@ -42,10 +42,11 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 
 export const folderElementId = (id: number | string) => `arrivals-folder-${id}`;
 
-const formOf = (folder: ArrivalsFolder): FolderForm => ({
+/** The form of a saved folder: an option it has never set shows its type's default. */
+const formOf = (folder: ArrivalsFolder, types: ArrivalsFolderType[]): FolderForm => ({
   typeId: folder.typeId,
   priority: folder.priority,
-  options: { ...folder.options },
+  options: { ...defaultOptions(types.find((t) => t.id === folder.typeId)), ...folder.options },
 });
 
 const STATE_COLORS: Record<string, string> = {
@@ -86,7 +87,7 @@ export const ArrivalsFolderCard = (props: Props) => {
 
   const form = useSaveState<FolderForm>(
     folder
-      ? formOf(folder)
+      ? formOf(folder, types)
       : { typeId: firstType?.id ?? '', priority: 0, options: defaultOptions(firstType) },
     {
       isNew: !folder,
@@ -97,7 +98,7 @@ export const ArrivalsFolderCard = (props: Props) => {
           ? await update.mutateAsync({ id: folder.id, name: folder.name, ...body })
           : await create.mutateAsync({ name: draftName.trim(), ...body });
         if (!folder) props.onDraftDone(saved);
-        return formOf(saved);
+        return formOf(saved, types);
       },
     },
   );
@@ -106,7 +107,7 @@ export const ArrivalsFolderCard = (props: Props) => {
   const { reset, value, saved } = form;
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a new server copy may reset the form
   useEffect(() => {
-    if (folder && !isDirty(value, saved)) reset(formOf(folder));
+    if (folder && !isDirty(value, saved)) reset(formOf(folder, types));
   }, [folder]);
 
   const type = types.find((t) => t.id === form.value.typeId);
@@ -132,8 +133,11 @@ export const ArrivalsFolderCard = (props: Props) => {
     }
   };
 
+  // Click-to-edit may submit twice (Enter, then the blur as the input goes); one rename is enough.
+  const renaming = useRef<string | null>(null);
   const rename = async (next: string) => {
-    if (!folder) return;
+    if (!folder || renaming.current === next) return;
+    renaming.current = next;
     try {
       await update.mutateAsync({ id: folder.id, name: next });
       showAlert({ type: 'success', text: ARRIVALS_MESSAGES.saved(next), source: 'arrivals' });
@@ -144,6 +148,8 @@ export const ArrivalsFolderCard = (props: Props) => {
         source: 'arrivals',
       });
       throw error;
+    } finally {
+      renaming.current = null;
     }
   };
 

@@ -64,7 +64,8 @@ const ArrivalsFolders = ({ accountId }: { accountId: number }) => {
     document.getElementById(folderElementId(selectedId))?.scrollIntoView({ block: 'start' });
   }, [folders.data, selectedId]);
 
-  if (folders.isPending) return <Loader aria-label="Loading" />;
+  // The cards need the types to show a folder's options.
+  if (folders.isPending || types.isPending) return <Loader aria-label="Loading" />;
   if (fetchError)
     return (
       <Alert color="red" role="alert">

@@ -146,6 +146,7 @@ const QueueItems = ({ scope, mode, thumbSize, initialStatuses = [], initialKinds
             data={[...INGEST_STATUSES]}
             value={statuses}
             clearable
+            clearButtonProps={{ 'aria-label': 'Clear status filter', 'aria-hidden': false, tabIndex: 0 }}
             w={300}
             onChange={(next) => {
               setStatuses(next);

@@ -65,8 +65,22 @@ describe('merging the changes since a queue page version', () => {
       mergeQueueUpdate(page([item(1), item(2)]), page([item(2, { status: 'failed' })], 12), [2], 'status'),
     ).toBeNull();
     expect(
-      mergeQueueUpdate(page([item(1), item(2)]), page([item(2, { status: 'failed' })], 12), [2], 'rank'),
+      mergeQueueUpdate(page([item(1), item(2)]), page([item(2, { clipName: 'renamed' })], 12), [2], 'rank'),
     ).not.toBeNull();
+    expect(
+      mergeQueueUpdate(
+        page([item(1), item(2)]),
+        page([item(2, { clipName: 'renamed' })], 12),
+        [2],
+        'clipName',
+      ),
+    ).toBeNull();
+  });
+
+  it('asks for a refetch when the status of an item changed (a deleted item is still answered)', () => {
+    expect(
+      mergeQueueUpdate(page([item(1), item(2)]), page([item(2, { status: 'deleted' })], 12), [2], 'rank'),
+    ).toBeNull();
   });
 
   it('ignores a change to an item that is neither on the page nor in the filter', () => {

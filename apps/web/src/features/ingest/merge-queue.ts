@@ -9,7 +9,8 @@ const sortValue = (item: IngestQueueItem, sortKey: string) =>
  * Merges the items changed since a page's version (fetched with sinceVersion and the page's own filters)
  * into the page. Answers null when the page must be fetched again: a changed item that belongs to the
  * filter but is not on the page (new, or on another page), an item on the page that no longer matches
- * (or is gone), or an item whose sort value changed, so that its place may have moved.
+ * (or is gone), an item whose status changed (it may have left the filter), or an item whose sort value
+ * changed, so that its place may have moved.
  */
 export const mergeQueueUpdate = (
   page: Page,
@@ -25,6 +26,8 @@ export const mergeQueueUpdate = (
     const after = fresh.get(id);
     if (!before && !after) continue;
     if (!before || !after) return null;
+    // A new status may take the item out of the page's filters (a deleted item is still answered).
+    if (before.status !== after.status) return null;
     if (sortValue(before, sortKey) !== sortValue(after, sortKey)) return null;
   }
   return {
