@@ -216,6 +216,25 @@ describe('edge servers, services and endpoints pages', () => {
     await page.goto(`${base}/edge/${edge.id}/services?context=nope`);
     await page.getByText(EDGE_MESSAGES.invalidContext('nope')).waitFor();
 
+    // The cloud's list (administrators) links the edge's pages in the cloud context.
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Edge servers' })
+      .last()
+      .click();
+    await page.waitForURL(`${base}/admin/edge`);
+    const inCloud = page.getByRole('article', { name: 'Edge server Studio edge A' });
+    await inCloud.waitFor();
+    expect(await inCloud.getByRole('link', { name: 'Services (1)' }).getAttribute('href')).toBe(
+      `/edge/${edge.id}/services?context=cloud`,
+    );
+    expect(await inCloud.getByRole('link', { name: 'Ingest queue' }).getAttribute('href')).toBe(
+      `/edge/${edge.id}/ingestQueue?context=cloud#/forEdge/${edge.id}`,
+    );
+    expect(await inCloud.getByRole('link', { name: 'Unprocessed files' }).getAttribute('href')).toBe(
+      `/edge/${edge.id}/unprocessedFiles?context=cloud`,
+    );
+
     // Back on the user page: the token is not shown again; the edge is deleted after confirmation.
     await page.goto(`${base}/users/${me.id}/edge#/${edge.id}`);
     card = page.getByRole('article', { name: 'Edge server Studio edge A' });
@@ -246,6 +265,8 @@ describe('edge servers, services and endpoints pages', () => {
     await nav.getByRole('link', { name: 'Edge servers' }).waitFor();
     // Only administrators see the cloud's list.
     expect(await nav.getByRole('link', { name: 'Edge servers' }).count()).toBe(1);
+    await page.goto(`${base}/admin/edge`);
+    await page.getByRole('alert').getByText('An error occurred while fetching the data').waitFor();
     const sites = await apiGet<{ id: number; name: string }[]>(
       context,
       `${base}/api/sites?searchText=London`,
