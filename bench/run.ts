@@ -1,5 +1,6 @@
 import { runApiReadBenchmark } from './api-read.ts';
 import { BenchmarkFailure } from './failure.ts';
+import { runIngestQueueBenchmark } from './ingest-queue.ts';
 import { runListsBenchmark } from './lists.ts';
 import { runLongPollBenchmark } from './longpoll.ts';
 import { runWebSizeBenchmark } from './web-size.ts';
@@ -18,6 +19,11 @@ const benchmarks: Benchmark[] = [
     name: 'lists',
     title: 'Lists: accounts, user search and userAccess on 10k accounts and 50k users',
     run: runListsBenchmark,
+  },
+  {
+    name: 'ingest-queue',
+    title: 'Ingest queue: pages of 100, filtered and sorted, among 200k queue items',
+    run: runIngestQueueBenchmark,
   },
 ];
 

@@ -144,15 +144,22 @@ export const findQueuePage = async (
         ),
       ]
     : [];
-  const rows = await selectItems(db)
-    .where(where)
-    .orderBy(...boost, order(SORT_COLUMNS[page.sortKey]), order(ingestQueueItems.id))
-    .limit(page.pageSize)
-    .offset(page.offset);
-  const total =
-    rows.length < page.pageSize && (rows.length > 0 || page.offset === 0)
-      ? page.offset + rows.length
-      : ((await db.select({ n: sql<number>`count(*)::int` }).from(ingestQueueItems).where(where))[0]?.n ?? 0);
+  // The page's ids come off the queue's own index alone, with the count beside them (PostgreSQL serves the
+  // two on two connections); the joins then run for the page's rows only.
+  const [idRows, counted] = await Promise.all([
+    db
+      .select({ id: ingestQueueItems.id })
+      .from(ingestQueueItems)
+      .where(where)
+      .orderBy(...boost, order(SORT_COLUMNS[page.sortKey]), order(ingestQueueItems.id))
+      .limit(page.pageSize)
+      .offset(page.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(ingestQueueItems).where(where),
+  ]);
+  const ids = idRows.map((row) => row.id);
+  const byId = new Map((await findItems(db, ids)).map((row) => [row.id, row]));
+  const rows = ids.map((id) => byId.get(id)).filter((row): row is ItemRow => row !== undefined);
+  const total = counted[0]?.n ?? 0;
   return { rows, total };
 };
 
