@@ -436,6 +436,9 @@ describe(`ingest queue (${testDriver()})`, () => {
       expect(mismatch.status).toBe(400);
       expect(mismatch.body.error.message).toBe(INGEST_MESSAGES.idMismatch);
       expect((await post(w.accountManager.client, queued.id, { colour: 'red' })).status).toBe(400);
+      const noStatus = await post(w.accountManager.client, queued.id, { action: 'status' });
+      expect(noStatus.status).toBe(400);
+      expect(noStatus.body.error.message).toBe(INGEST_MESSAGES.statusRequired);
       expect((await post(t.client(), queued.id, { status: 'actionRequired' })).status).toBe(401);
       expect((await post(w.editor.client, queued.id, { status: 'actionRequired' })).status).toBe(403);
       expect((await post(w.outsider.client, queued.id, { status: 'actionRequired' })).status).toBe(403);

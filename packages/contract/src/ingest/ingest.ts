@@ -122,6 +122,7 @@ export const INGEST_MESSAGES = {
   editRefused: 'Only an item in actionRequired or a schedule can be renamed',
   scheduleRefused: 'A schedule is made from a stream in actionRequired or from another schedule',
   startTimeRequired: 'A schedule needs a start time',
+  statusRequired: 'A status is required',
   trashRefused: (status: string) => `An item in ${status} cannot be deleted`,
   notInQueue: (id: number) => `Item ${id} is not in this queue`,
   idMismatch: 'The id in the body must match the address',

@@ -325,9 +325,7 @@ export const updateItem = async ({ ctx, actor, id, update }: Call<{ id: number; 
       break;
     case 'status':
       if (update.status === undefined)
-        throw badRequest(INGEST_MESSAGES.statusChangeRefused(facts.status, 'nothing'), {
-          status: 'Required',
-        });
+        throw badRequest(INGEST_MESSAGES.statusRequired, { status: INGEST_MESSAGES.statusRequired });
       change = { ...change, ...statusChange(item, update.status) };
       break;
     case 'abort':
