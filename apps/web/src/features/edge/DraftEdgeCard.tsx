@@ -65,7 +65,6 @@ export const DraftEdgeCard = (props: {
         <TextInput
           label="Name"
           required
-          data-autofocus
           autoFocus
           value={form.value.name}
           error={nameError}

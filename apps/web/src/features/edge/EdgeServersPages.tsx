@@ -14,8 +14,8 @@ export const UserEdgeServersPage = () => {
       <div>
         <Title order={2}>Edge servers</Title>
         <Text c="dimmed" size="sm">
-          {own ? 'Your edge servers' : `Edge servers of user ${id}`}: the machines that ingest files and live
-          streams into the cloud.
+          {own ? 'Your edge servers' : 'The edge servers this user owns'}: the machines that ingest files and
+          live streams into the cloud.
         </Text>
       </div>
       <EdgeServersList scope={{ context: 'user', id }} ownerId={id} selectionInAddress />
