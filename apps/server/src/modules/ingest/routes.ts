@@ -29,6 +29,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
 import * as service from './service.ts';
+import * as unprocessed from './unprocessed-files.ts';
 
 /** The address segment of each queue owner. */
 const QUEUES = [
@@ -238,7 +239,7 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
       },
     },
     async (request) => {
-      const page = await service.listUnprocessedFiles({
+      const page = await unprocessed.listUnprocessedFiles({
         ctx,
         actor: requireActor(request),
         endpointId: request.params.id,
@@ -259,7 +260,7 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
       },
     },
     async (request) =>
-      results(await service.forceFiles({ ctx, actor: requireActor(request), list: request.body })),
+      results(await unprocessed.forceFiles({ ctx, actor: requireActor(request), list: request.body })),
   );
   app.post(
     '/unprocessedFiles/trash',
@@ -273,6 +274,6 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
       },
     },
     async (request) =>
-      results(await service.rescanFiles({ ctx, actor: requireActor(request), ids: request.body })),
+      results(await unprocessed.rescanFiles({ ctx, actor: requireActor(request), ids: request.body })),
   );
 };

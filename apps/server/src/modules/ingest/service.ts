@@ -10,7 +10,6 @@ import {
   canStopStream,
   canTrash,
   type EndpointStatus,
-  endpointCategory,
   hasRight,
   INGEST_FILTER_KINDS,
   INGEST_ITEM_ACTIONS,
@@ -23,7 +22,6 @@ import {
   type ManualStatusChange,
   type QueueItemFacts,
   schedulePriority,
-  type UnprocessedFile,
 } from '@media/contract';
 import sharp from 'sharp';
 import type { Actor } from '../../platform/auth/actor.ts';
@@ -31,6 +29,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { findAncestry, mayManageEdgeServer, requireRight } from '../../platform/permissions.ts';
+import { toItems } from './presenter.ts';
 import * as repo from './repo.ts';
 
 type Call<T = object> = { ctx: AppContext; actor: Actor } & T;
@@ -42,7 +41,7 @@ export type QueueOwner =
   | { kind: 'account'; id: number }
   | { kind: 'endpoint'; id: number };
 
-const mayManageAccount = async (db: DbOrTx, actor: Actor, accountId: number | null) => {
+export const mayManageAccount = async (db: DbOrTx, actor: Actor, accountId: number | null) => {
   if (accountId == null) return false;
   const ancestry = await findAncestry(db, { kind: 'account', id: accountId });
   return ancestry !== undefined && hasRight(await actor.rights(), 'account.manage', ancestry);
@@ -61,7 +60,7 @@ const requireEdgeManager = async (db: DbOrTx, actor: Actor, edgeServerId: number
  * unprocessed files for either (the account pages list their endpoints' unprocessed files). Answers the
  * scope of the query and the channel of the list.
  */
-const requireQueue = async (
+export const requireQueue = async (
   db: DbOrTx,
   actor: Actor,
   owner: QueueOwner,
@@ -109,59 +108,6 @@ const requireQueue = async (
       };
     }
   }
-};
-
-const iso = (value: Date | null) => (value ? value.toISOString() : null);
-
-/** The one mapper of a queue item row to the contract's shape. */
-const toItem = (
-  row: repo.ItemRow,
-  groups: Map<number, { id: number; edgeId: number }[]>,
-): IngestQueueItem => ({
-  id: row.id,
-  status: row.status as IngestStatus,
-  isStream: row.isStream,
-  isSchedule: row.isSchedule,
-  endpointId: row.endpointId,
-  endpoint:
-    row.endpointId != null && row.endpointName != null
-      ? {
-          id: row.endpointId,
-          name: row.endpointName,
-          serviceId: row.endpointServiceId as number,
-          category: endpointCategory(row.endpointTypeId ?? ''),
-          status: row.endpointStatus as EndpointStatus,
-        }
-      : null,
-  edgeServerId: row.edgeServerId,
-  serviceGroupId: row.serviceGroupId,
-  serviceGroupServices: row.serviceGroupId != null ? (groups.get(row.serviceGroupId) ?? []) : [],
-  accountId: row.accountId,
-  arrivalsFolderId: row.arrivalsFolderId,
-  queueId: row.queueId,
-  reelName: row.reelName,
-  diskLabel: row.diskLabel,
-  clipName: row.clipName,
-  scheduledStartTime: iso(row.scheduledStartTime),
-  priority: row.priority,
-  rank: row.rank,
-  whenQueued: row.whenQueued.toISOString(),
-  whenStarted: iso(row.whenStarted),
-  whenFinished: iso(row.whenFinished),
-  duration: row.duration,
-  proxyWidth: row.proxyWidth,
-  proxyHeight: row.proxyHeight,
-  error: row.error,
-  forced: row.forced,
-  sourceName: row.sourceName,
-});
-
-const toItems = async (db: DbOrTx, rows: repo.ItemRow[]) => {
-  const groupIds = [
-    ...new Set(rows.map((row) => row.serviceGroupId).filter((id): id is number => id != null)),
-  ];
-  const groups = await repo.findGroupServices(db, groupIds);
-  return rows.map((row) => toItem(row, groups));
 };
 
 const factsOf = (row: repo.ItemRow): QueueItemFacts => ({
@@ -530,82 +476,4 @@ export const itemThumbnail = async ({
     throw notFound('Thumbnail');
   }
   return sharp(source).resize(width, height, { fit: 'inside' }).jpeg({ quality: 80 }).toBuffer();
-};
-
-// ---- unprocessed files ------------------------------------------------------------------------
-
-const toFile = (row: Awaited<ReturnType<typeof repo.findUnprocessedFiles>>[number]): UnprocessedFile => ({
-  id: row.id,
-  endpointId: row.endpointId,
-  path: row.path,
-  status: 'missingFiles',
-  forced: row.forced,
-  firstSeen: row.firstSeen.toISOString(),
-});
-
-export const listUnprocessedFiles = async ({
-  ctx,
-  actor,
-  endpointId,
-  page,
-}: Call<{ endpointId: number; page: { offset: number; limit: number } }>) => {
-  await requireQueue(ctx.db, actor, { kind: 'endpoint', id: endpointId });
-  const [endpoint] = await repo.findEndpointEdges(ctx.db, [endpointId]);
-  const { rows, total } = await repo.findUnprocessedPage(ctx.db, endpointId, page);
-  return {
-    rows: rows.map(toFile),
-    total,
-    channel: CHANNELS.unprocessedFiles((endpoint as { edgeServerId: number }).edgeServerId),
-  };
-};
-
-/** The files and their endpoints' edge servers, once the actor may act on every one: 404, 403. */
-const requireFiles = async (db: DbOrTx, actor: Actor, ids: number[]) => {
-  const rows = await repo.findUnprocessedFiles(db, ids);
-  const files = ids.map((id) => {
-    const row = rows.find((r) => r.id === id);
-    if (!row) throw notFound('Unprocessed file');
-    return row;
-  });
-  const endpoints = new Map(
-    (
-      await repo.findEndpointEdges(
-        db,
-        files.map((file) => file.endpointId),
-      )
-    ).map((e) => [e.id, e]),
-  );
-  for (const file of files) {
-    const endpoint = endpoints.get(file.endpointId);
-    if (
-      !endpoint ||
-      (!(await mayManageEdgeServer(db, actor, endpoint)) &&
-        !(await mayManageAccount(db, actor, endpoint.accountId)))
-    )
-      throw forbidden();
-  }
-  return { files, edgeIds: [...new Set([...endpoints.values()].map((e) => e.edgeServerId))] };
-};
-
-const publishFiles = async (ctx: AppContext, edgeIds: number[], ids: number[]) => {
-  for (const edgeServerId of edgeIds) await ctx.publish(CHANNELS.unprocessedFiles(edgeServerId), ids);
-};
-
-/** Force (or stop forcing) files: the edge queues them despite what is missing; all or nothing. */
-export const forceFiles = async ({ ctx, actor, list }: Call<{ list: { id: number; forced: boolean }[] }>) => {
-  const ids = list.map((entry) => entry.id);
-  const { edgeIds } = await requireFiles(ctx.db, actor, ids);
-  await ctx.db.transaction(async (tx) => {
-    for (const entry of list) await repo.setForced(tx, entry.id, entry.forced);
-  });
-  await publishFiles(ctx, edgeIds, ids);
-  return (await repo.findUnprocessedFiles(ctx.db, ids)).map(toFile);
-};
-
-/** Removes the records, so the edge finds the files again on its next scan (rescan); all or nothing. */
-export const rescanFiles = async ({ ctx, actor, ids }: Call<{ ids: number[] }>) => {
-  const { edgeIds } = await requireFiles(ctx.db, actor, ids);
-  await ctx.db.transaction((tx) => repo.deleteUnprocessedFiles(tx, ids));
-  await publishFiles(ctx, edgeIds, ids);
-  return { ok: true as const };
 };
