@@ -467,6 +467,17 @@ describe(`ingest queue (${testDriver()})`, () => {
       expect(meta.format).toBe('jpeg');
       expect(meta.width).toBe(64);
       expect(meta.height).toBe(36);
+      const etag = image.headers.etag as string;
+      const unchanged = await w.accountManager.client.get(
+        `/api/ingestQueueItems/${withThumb.id}/thumbnail?width=64&height=64`,
+        { 'If-None-Match': etag },
+      );
+      expect(unchanged.status).toBe(304);
+      const otherSize = await w.accountManager.client.get(
+        `/api/ingestQueueItems/${withThumb.id}/thumbnail?width=32&height=32`,
+        { 'If-None-Match': etag },
+      );
+      expect(otherSize.status).toBe(200);
       const without = await item(source, { status: 'queued' });
       expect(
         (await w.accountManager.client.get(`/api/ingestQueueItems/${without.id}/thumbnail`)).status,

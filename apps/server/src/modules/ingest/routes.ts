@@ -202,13 +202,15 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
       },
     },
     async (request, reply) => {
-      const image = await service.itemThumbnail({
+      const { etag, image } = await service.itemThumbnail({
         ctx,
         actor: requireActor(request),
         id: request.params.id,
         ...request.query,
+        ifNoneMatch: request.headers['if-none-match'],
       });
-      return reply.type('image/jpeg').header('cache-control', 'private, no-cache').send(image);
+      reply.header('cache-control', 'private, no-cache').header('etag', etag);
+      return image ? reply.type('image/jpeg').send(image) : reply.status(304).send();
     },
   );
   app.get(

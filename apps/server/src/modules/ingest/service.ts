@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -456,16 +457,23 @@ export const itemLog = async ({ ctx, actor, id }: Call<{ id: number }>) => {
   return { log: item.log };
 };
 
-/** The stored thumbnail, resized to fit width x height, as JPEG; 404 when there is none. */
+/**
+ * The stored thumbnail, resized to fit width x height, as JPEG; 404 when there is none. Each upload is a new
+ * file, so its path and the size make the entity tag: the auto-updating image asks every second, and a
+ * thumbnail it already holds is answered 304 without reading or resizing anything.
+ */
 export const itemThumbnail = async ({
   ctx,
   actor,
   id,
   width,
   height,
-}: Call<{ id: number; width: number; height: number }>) => {
+  ifNoneMatch,
+}: Call<{ id: number; width: number; height: number; ifNoneMatch?: string }>) => {
   const item = await requireItemDetails(ctx.db, actor, id);
   if (!item.thumbnailPath) throw notFound('Thumbnail');
+  const etag = `"${createHash('sha256').update(`${item.thumbnailPath}|${width}x${height}`).digest('base64url').slice(0, 27)}"`;
+  if (ifNoneMatch === etag) return { etag, image: null };
   const root = path.resolve(ctx.config.dataDir);
   const file = path.resolve(root, item.thumbnailPath);
   if (!file.startsWith(root + path.sep)) throw notFound('Thumbnail');
@@ -475,5 +483,6 @@ export const itemThumbnail = async ({
   } catch {
     throw notFound('Thumbnail');
   }
-  return sharp(source).resize(width, height, { fit: 'inside' }).jpeg({ quality: 80 }).toBuffer();
+  const image = await sharp(source).resize(width, height, { fit: 'inside' }).jpeg({ quality: 80 }).toBuffer();
+  return { etag, image };
 };
