@@ -256,6 +256,39 @@ describe('edge servers, services and endpoints pages', () => {
     await context.close();
   });
 
+  it("offers an account's user who is not its manager only '** An account manager must set **' as arrivals folder", async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'evening-news.editor', DEMO_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    const me = await apiGet<{ id: number }>(context, `${base}/api/me`);
+    const created = await context.request.post(`${base}/api/users/${me.id}/edgeServers`, {
+      data: { name: 'Editor edge' },
+      headers: await csrf(context),
+    });
+    const edge = ((await created.json()) as { results: EdgeServer }).results;
+    const service = await context.request.post(`${base}/api/edgeServers/${edge.id}/services`, {
+      data: { edgeServerId: edge.id, name: 'Files', typeId: 'FileIngestService', options: {} },
+      headers: await csrf(context),
+    });
+    expect(service.status()).toBe(200);
+    const serviceId = ((await service.json()) as { results: { id: number } }).results.id;
+
+    await page.goto(`${base}/edge/${edge.id}/services/${serviceId}/endpoints`);
+    await page.getByTestId('endpoints-empty').waitFor();
+    await page.getByRole('button', { name: 'New endpoint' }).click();
+    await page.getByRole('menuitem', { name: 'Local folder' }).click();
+    const draft = page.getByRole('article', { name: 'New endpoint Local folder' });
+    await choose(page, draft.getByLabel('Account', { exact: true }), 'evening-news');
+    await expect
+      .poll(() => draft.getByLabel('Arrivals folder', { exact: true }).inputValue())
+      .toBe(ARRIVALS_MESSAGES.managerMustSet);
+    expect(await draft.getByLabel('Arrivals folder', { exact: true }).isDisabled()).toBe(true);
+    await draft.getByRole('button', { name: 'Discard' }).click();
+    await page.getByTestId('endpoints-empty').waitFor();
+    await context.close();
+  });
+
   it("shows a site's edge servers to its manager, with the site context on their pages", async () => {
     const { context, page } = await newPage(setup.browser);
     const base = setup.server.url;
