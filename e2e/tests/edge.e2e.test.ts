@@ -143,6 +143,8 @@ describe('edge servers, services and endpoints pages', () => {
     await service.getByTestId('unsaved-changes').waitFor();
     await service.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText(EDGE_MESSAGES.serviceSaved('Incoming files')).waitFor();
+    await service.getByRole('button', { name: 'Restart' }).click();
+    await page.getByText('Restart of "Incoming files" requested').waitFor();
     await closeNotifications(page);
     await screenshots(page, 'edge-services');
 

@@ -6,6 +6,7 @@ import type {
   EdgeServerType,
   Endpoint,
   EndpointType,
+  SERVICE_ACTIONS,
   Service,
   ServiceTemplate,
   ServiceType,
@@ -188,6 +189,13 @@ export const useSaveService = () => {
     onSuccess: invalidate,
   });
 };
+
+/** Asks the edge server's agent to restart a service or rescan its endpoints. */
+export const useServiceAction = () =>
+  useMutation({
+    mutationFn: ({ id, action }: { id: number; action: (typeof SERVICE_ACTIONS)[number] }) =>
+      apiFetch<EdgeActionResult>(`/api/services/${id}/actions/${action}`, { method: 'POST', body: {} }),
+  });
 
 export const useTrashService = () => {
   const invalidate = useInvalidateEdge();

@@ -10,7 +10,7 @@ import {
 } from '@media/contract';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { useCreateService, useSaveService, useTrashService } from '../../api/edge.ts';
+import { useCreateService, useSaveService, useServiceAction, useTrashService } from '../../api/edge.ts';
 import { confirmDialog } from '../../ui/dialogs.tsx';
 import { FormButtons } from '../../ui/FormButtons.tsx';
 import { notify } from '../../ui/notify.tsx';
@@ -47,6 +47,7 @@ export const ServiceCard = (props: {
   const create = useCreateService(props.edgeServerId);
   const saveService = useSaveService();
   const trash = useTrashService();
+  const serviceAction = useServiceAction();
   const form = useSaveState(props.initial, {
     isNew: !service,
     save: async (value) => {
@@ -93,6 +94,18 @@ export const ServiceCard = (props: {
     }
   };
 
+  const runAction = (action: 'restart' | 'rescan') => {
+    if (!service) return;
+    const label = action === 'restart' ? 'Restart' : 'Rescan';
+    serviceAction.mutate(
+      { id: service.id, action },
+      {
+        onSuccess: () => notify({ type: 'info', text: `${label} of "${service.name}" requested` }),
+        onError: (error) => notify({ type: 'danger', text: `${label} failed: ${reasonOf(error)}` }),
+      },
+    );
+  };
+
   const remove = async () => {
     if (!service) return;
     const confirmed = await confirmDialog({
@@ -133,15 +146,33 @@ export const ServiceCard = (props: {
       }
       headerRight={
         service && (
-          <Button
-            size="xs"
-            color="red"
-            variant="light"
-            onClick={() => void remove()}
-            loading={trash.isPending}
-          >
-            Delete
-          </Button>
+          <>
+            <Button
+              size="xs"
+              variant="default"
+              loading={serviceAction.isPending && serviceAction.variables?.action === 'restart'}
+              onClick={() => runAction('restart')}
+            >
+              Restart
+            </Button>
+            <Button
+              size="xs"
+              variant="default"
+              loading={serviceAction.isPending && serviceAction.variables?.action === 'rescan'}
+              onClick={() => runAction('rescan')}
+            >
+              Rescan
+            </Button>
+            <Button
+              size="xs"
+              color="red"
+              variant="light"
+              onClick={() => void remove()}
+              loading={trash.isPending}
+            >
+              Delete
+            </Button>
+          </>
         )
       }
     >
