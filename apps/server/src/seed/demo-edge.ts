@@ -323,7 +323,7 @@ export const seedDemoEdge = async (db: DbOrTx, input: DemoEdgeInput) => {
     log: `${ago(2 * 3600_000).toISOString()} Started Courtroom sketch.mov\n${ago(3600_000).toISOString()} ffmpeg: Invalid data found when processing input\n`,
   });
   await item(newsDrop, studio, 'duplicated', 'Budget speech (copy)', {
-    error: 'The same file was ingested on ' + ago(DAY).toISOString().slice(0, 10),
+    error: `The same file was ingested on ${ago(DAY).toISOString().slice(0, 10)}`,
   });
   await item(sportsShare, studio, 'missing', 'Match highlights', { error: 'The file is no longer there' });
   await item(sportsShare, studio, 'deleted', 'Warm-up', {});
