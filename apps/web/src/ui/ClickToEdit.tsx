@@ -1,5 +1,5 @@
 import { ActionIcon, Group, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 
 type ClickToEditProps = {
   value: string;
@@ -15,6 +15,8 @@ export const ClickToEdit = ({ value, onSubmit, label, maxLength, validate }: Cli
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(value);
   const [saving, setSaving] = useState(false);
+  // Disabling the focused input while saving fires a blur; this keeps that blur from submitting again.
+  const inFlight = useRef(false);
   const error = editing ? validate?.(draft) : undefined;
 
   const revert = () => {
@@ -22,12 +24,13 @@ export const ClickToEdit = ({ value, onSubmit, label, maxLength, validate }: Cli
     setEditing(false);
   };
   const submit = async () => {
-    if (error) return;
+    if (error || inFlight.current) return;
     const next = draft.trim();
     if (next === value) {
       revert();
       return;
     }
+    inFlight.current = true;
     setSaving(true);
     try {
       await onSubmit(next);
@@ -35,6 +38,7 @@ export const ClickToEdit = ({ value, onSubmit, label, maxLength, validate }: Cli
     } catch {
       revert();
     } finally {
+      inFlight.current = false;
       setSaving(false);
     }
   };
