@@ -130,6 +130,20 @@ describe('arrivals folders and the ingest queue', () => {
       .poll(() => page.locator('tbody tr[data-row-id]').first().getAttribute('data-row-id'))
       .toBe(String(vox.id));
 
+    // Bulk: two queued items set to actionRequired in one call.
+    const budget = byName('Budget speech');
+    await row(page, budget.id).getByRole('checkbox').check();
+    await row(page, courtroom.id).getByRole('checkbox').check();
+    await page.getByTestId('selected-count').getByText('2 selected').waitFor();
+    await page.getByRole('button', { name: 'Set status of selected' }).click();
+    await page.getByRole('menuitem', { name: 'Set to actionRequired' }).click();
+    await expect
+      .poll(async () =>
+        (await items()).filter((i) => [budget.id, courtroom.id].includes(i.id)).map((i) => i.status),
+      )
+      .toEqual(['actionRequired', 'actionRequired']);
+    await row(page, budget.id).getByText('actionRequired').waitFor();
+
     // A stream has no status changes, a file in actionRequired offers edit.
     await page.getByRole('button', { name: `Actions for item ${byName('Flood aerials').id}` }).click();
     await page.getByRole('menuitem', { name: 'Edit names' }).waitFor();
@@ -175,6 +189,15 @@ describe('arrivals folders and the ingest queue', () => {
       `${base}/api/endpoints/${endpointId}/unprocessedFiles`,
     );
     expect(files.find((f) => f.path === file)?.forced).toBe(true);
+
+    // One folder's queue holds only that folder's items; the chooser names the folder.
+    const incoming = (await folders()).find((f) => f.name === 'Incoming rushes');
+    await page.goto(`${base}/accounts/${account.id}/arrivals/${incoming?.id}/ingestQueue`);
+    await row(page, budget.id).waitFor();
+    expect(await row(page, srt.id).count()).toBe(0);
+    expect(await page.getByRole('combobox', { name: 'Arrivals folder' }).inputValue()).toBe(
+      'Incoming rushes',
+    );
     await context.close();
   });
 

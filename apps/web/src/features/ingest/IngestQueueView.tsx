@@ -76,7 +76,11 @@ export const IngestQueueView = (props: Props) => (
       value={props.mode ?? 'all'}
       onChange={(value) => props.onModeChange(value === 'all' ? undefined : (value as IngestQueueMode))}
     />
-    {props.mode === 'unprocessed' ? <QueueUnprocessed scope={props.scope} /> : <QueueItems {...props} />}
+    {props.mode === 'unprocessed' ? (
+      <QueueUnprocessed scope={props.scope} />
+    ) : (
+      <QueueItems key={props.mode ?? 'all'} {...props} />
+    )}
   </Stack>
 );
 

@@ -13,7 +13,12 @@ import { thumbnailBox } from './queue-address.ts';
 import { IngestStatusBadge } from './StatusBadge.tsx';
 import type { useQueueActions } from './useQueueActions.ts';
 
-const dateCell = (value: string | null) => (value ? formatTableDate(new Date(value)) : '—');
+/** Dates in a smaller type, so a whole 'MMM dd YYYY HH:mm' fits its column. */
+const dateCell = (value: string | null) => (
+  <Text span size="xs">
+    {value ? formatTableDate(new Date(value)) : '—'}
+  </Text>
+);
 
 /** The thumbnail asks for twice its size, for sharp pictures on dense screens, within the API's limits. */
 const thumbnailSrc = (id: number, box: { width: number; height: number }) =>
@@ -48,7 +53,7 @@ export const useQueueColumns = (props: {
             w={box.width}
             h={box.height}
             aria-hidden
-            style={{ borderRadius: 4, background: 'var(--mantine-color-default-hover)' }}
+            style={{ borderRadius: 4, border: '1px dashed var(--mantine-color-default-border)' }}
           />
         ),
     },
@@ -56,7 +61,7 @@ export const useQueueColumns = (props: {
       id: 'clipName',
       header: 'Clip name',
       sortable: true,
-      width: 190,
+      width: 165,
       cell: (item) =>
         item.clipName ? (
           <span title={item.sourceName}>{item.clipName}</span>
@@ -66,7 +71,16 @@ export const useQueueColumns = (props: {
           </Text>
         ),
     },
-    { id: 'reelName', header: 'Reel', sortable: true, optional: true, width: 100, cell: (i) => i.reelName },
+    {
+      id: 'reelName',
+      header: 'Reel',
+      sortable: true,
+      optional: true,
+      // Streams make room for their larger thumbnails.
+      hidden: mode === 'streams',
+      width: 70,
+      cell: (i) => i.reelName,
+    },
     {
       id: 'diskLabel',
       header: 'Disk label',
@@ -79,21 +93,21 @@ export const useQueueColumns = (props: {
       id: 'status',
       header: 'Status',
       sortable: true,
-      width: 130,
+      width: 135,
       cell: (item) => <StatusCell item={item} />,
     },
     {
       id: 'endpoint',
       header: 'Endpoint',
       optional: true,
-      width: 130,
-      cell: (item) => item.endpoint?.name ?? '—',
+      width: 120,
+      cell: (item) => <span title={item.endpoint?.name}>{item.endpoint?.name ?? '—'}</span>,
     },
     {
       id: 'whenQueued',
       header: 'Queued',
       sortable: true,
-      width: 135,
+      width: 125,
       cell: (item) => dateCell(item.whenQueued),
     },
     {
@@ -102,7 +116,7 @@ export const useQueueColumns = (props: {
       sortable: true,
       optional: true,
       hidden: true,
-      width: 135,
+      width: 125,
       cell: (item) => dateCell(item.whenStarted),
     },
     {
@@ -110,21 +124,22 @@ export const useQueueColumns = (props: {
       header: 'Finished',
       sortable: true,
       optional: true,
-      width: 135,
+      hidden: true,
+      width: 125,
       cell: (item) => dateCell(item.whenFinished),
     },
     {
       id: 'duration',
       header: 'Duration',
       optional: true,
-      width: 80,
+      width: 75,
       cell: (item) => (item.duration == null ? '—' : durationFilter(item.duration)),
     },
     {
       id: 'error',
       header: 'Error',
       optional: true,
-      width: 150,
+      width: 140,
       cell: (item) =>
         item.error ? (
           <Text span c="red" size="sm" title={item.error}>
@@ -137,7 +152,7 @@ export const useQueueColumns = (props: {
     {
       id: 'actions',
       header: '',
-      width: 48,
+      width: 52,
       cell: (item) => (
         <ItemActionsMenu
           item={item}

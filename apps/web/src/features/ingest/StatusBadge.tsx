@@ -14,7 +14,7 @@ const COLORS: Record<IngestStatus, string> = {
 };
 
 export const IngestStatusBadge = ({ status }: { status: IngestStatus }) => (
-  <Badge color={COLORS[status]} variant="light" data-testid="ingest-status">
+  <Badge color={COLORS[status]} variant="light" tt="none" data-testid="ingest-status">
     {status}
   </Badge>
 );

@@ -40,7 +40,7 @@ describe('the address of an ingest queue page', () => {
 
   it('shows streams with larger 16:9 thumbnails, scaled by thumbsize', () => {
     expect(thumbnailBox('files', 1)).toEqual({ width: 64, height: 36 });
-    expect(thumbnailBox('streams', 1)).toEqual({ width: 160, height: 90 });
+    expect(thumbnailBox('streams', 1)).toEqual({ width: 128, height: 72 });
     expect(thumbnailBox(undefined, 2)).toEqual({ width: 128, height: 72 });
   });
 });

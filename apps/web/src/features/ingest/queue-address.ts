@@ -35,6 +35,6 @@ export const filtersValue = (statuses: readonly string[], kinds: readonly string
 
 /** Thumbnails are 16:9; streams show larger ones. */
 export const thumbnailBox = (mode: IngestQueueMode | undefined, thumbSize: number) => {
-  const width = Math.round((mode === 'streams' ? 160 : 64) * thumbSize);
+  const width = Math.round((mode === 'streams' ? 128 : 64) * thumbSize);
   return { width, height: Math.round((width * 9) / 16) };
 };
