@@ -144,6 +144,30 @@ describe('arrivals folders and the ingest queue', () => {
       .toEqual(['actionRequired', 'actionRequired']);
     await row(page, budget.id).getByText('actionRequired').waitFor();
 
+    // A change made elsewhere shows without a reload (live update on the queue's channel).
+    const token = (await context.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '';
+    const answer = await context.request.post(`${base}/api/ingestQueueItems/${budget.id}`, {
+      data: { id: budget.id, status: 'queued' },
+      headers: { 'X-CSRFToken': decodeURIComponent(token) },
+    });
+    expect(answer.status()).toBe(200);
+    await row(page, budget.id).getByText('queued', { exact: true }).waitFor();
+
+    // Edit the names of an item in actionRequired.
+    const flood = byName('Flood aerials');
+    await itemAction(page, flood.id, 'Edit names');
+    const names = page.getByRole('dialog', { name: 'Edit names' });
+    await names.getByLabel('Reel name').fill('AERIAL-1');
+    await names.getByRole('button', { name: 'Save' }).click();
+    await names.waitFor({ state: 'hidden' });
+    await row(page, flood.id).getByText('AERIAL-1').waitFor();
+
+    // The log of a failed item opens in a dialog.
+    const live = byName('Reporter live shot');
+    await itemAction(page, live.id, 'View log');
+    await page.getByTestId('ingest-log').getByText('Connection reset by peer').waitFor();
+    await page.keyboard.press('Escape');
+
     // A stream has no status changes, a file in actionRequired offers edit.
     await page.getByRole('button', { name: `Actions for item ${byName('Flood aerials').id}` }).click();
     await page.getByRole('menuitem', { name: 'Edit names' }).waitFor();
