@@ -200,6 +200,22 @@ describe('arrivals folders and the ingest queue', () => {
     await row(page, srt.id).waitFor();
     await expect.poll(() => row(page, byName('Budget speech').id).count()).toBe(0);
     await screenshots(page, 'ingest-queue-streams');
+    // A stream waiting in actionRequired: schedule a recording from it, then start and stop it.
+    await expect.poll(() => page.locator('tbody tr[data-row-id]').count()).toBe(3);
+    await itemAction(page, srt.id, 'Schedule recording');
+    const schedule = page.getByRole('dialog', { name: 'Schedule recording' });
+    await schedule.getByLabel(/^Duration/).fill('45');
+    await schedule.getByLabel('Clip name').fill('Late bulletin');
+    await schedule.getByRole('button', { name: 'Schedule' }).click();
+    await schedule.waitFor({ state: 'hidden' });
+    await page.getByText('Late bulletin').waitFor();
+    const late = (await items()).find((i) => i.clipName === 'Late bulletin');
+    expect(late?.isSchedule).toBe(true);
+    expect(late?.duration).toBe(2700);
+    await itemAction(page, srt.id, 'Start stream');
+    await row(page, srt.id).getByText('ingesting', { exact: true }).waitFor();
+    await itemAction(page, srt.id, 'Stop stream');
+    await row(page, srt.id).getByText('ingested', { exact: true }).waitFor();
 
     // Unprocessed mode: force one file.
     await page.getByText('Unprocessed', { exact: true }).click();

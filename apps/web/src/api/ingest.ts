@@ -144,6 +144,7 @@ export const useItemLog = (itemId: number | null) =>
 export type ItemChange =
   | { id: number; status: ManualStatusChange }
   | { id: number; action: 'start' | 'stop' }
+  | { id: number; action: 'reschedule'; startTime: string; duration: number; clipName?: string }
   | { id: number; reelName: string; diskLabel: string; clipName: string };
 
 /** Every write to the queue refreshes the queues and unprocessed lists shown (the channel does too). */

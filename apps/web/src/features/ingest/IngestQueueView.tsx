@@ -28,7 +28,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { type QueueScope, useIngestQueue, useQueueEndpoints } from '../../api/ingest.ts';
 import { DataTable, type DataTableSort } from '../../ui/data-table/DataTable.tsx';
 import { factsOf } from './ItemActionsMenu.tsx';
-import { EditNamesDialog, LogDialog } from './ItemDialogs.tsx';
+import { EditNamesDialog, LogDialog, ScheduleDialog } from './ItemDialogs.tsx';
 import { useQueueColumns } from './QueueTable.tsx';
 import { filtersValue, kindsOfMode, thumbnailBox } from './queue-address.ts';
 import { UnprocessedFilesView } from './UnprocessedFilesView.tsx';
@@ -104,6 +104,7 @@ const QueueItems = ({ scope, mode, thumbSize, initialStatuses = [], initialKinds
   const [selected, setSelected] = useState<string[]>([]);
   const [editing, setEditing] = useState<IngestQueueItem | null>(null);
   const [logOf, setLogOf] = useState<IngestQueueItem | null>(null);
+  const [scheduling, setScheduling] = useState<IngestQueueItem | null>(null);
 
   const filters = filtersValue(statuses, kindsOfMode(mode, initialKinds));
   const queue = useIngestQueue(scope, {
@@ -118,7 +119,8 @@ const QueueItems = ({ scope, mode, thumbSize, initialStatuses = [], initialKinds
   const actions = useQueueActions(scope);
   const onEdit = useCallback((item: IngestQueueItem) => setEditing(item), []);
   const onLog = useCallback((item: IngestQueueItem) => setLogOf(item), []);
-  const columns = useQueueColumns({ mode, thumbSize, actions, onEdit, onLog });
+  const onSchedule = useCallback((item: IngestQueueItem) => setScheduling(item), []);
+  const columns = useQueueColumns({ mode, thumbSize, actions, onEdit, onLog, onSchedule });
 
   // A new filter, search or page starts without a selection.
   const restart = () => {
@@ -249,6 +251,7 @@ const QueueItems = ({ scope, mode, thumbSize, initialStatuses = [], initialKinds
       )}
       <EditNamesDialog item={editing} onClose={() => setEditing(null)} />
       <LogDialog item={logOf} onClose={() => setLogOf(null)} />
+      <ScheduleDialog item={scheduling} onClose={() => setScheduling(null)} />
     </Stack>
   );
 };

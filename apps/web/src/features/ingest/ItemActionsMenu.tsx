@@ -2,6 +2,7 @@ import { ActionIcon, Menu } from '@mantine/core';
 import {
   canAbort,
   canEdit,
+  canSchedule,
   canSendToTop,
   canStartStream,
   canStopStream,
@@ -26,11 +27,13 @@ export const ItemActionsMenu = ({
   actions,
   onEdit,
   onLog,
+  onSchedule,
 }: {
   item: IngestQueueItem;
   actions: ReturnType<typeof useQueueActions>;
   onEdit: () => void;
   onLog: () => void;
+  onSchedule: () => void;
 }) => {
   const facts = factsOf(item);
   const statuses = manualStatusChanges(facts).filter((to) => to !== 'abort');
@@ -40,6 +43,7 @@ export const ItemActionsMenu = ({
     stop: canStopStream(facts),
     abort: canAbort(facts),
     edit: canEdit(facts),
+    schedule: canSchedule(facts),
     log: hasLog(facts),
     trash: canTrash(facts),
   };
@@ -72,6 +76,9 @@ export const ItemActionsMenu = ({
           </Menu.Item>
         )}
         {entries.edit && <Menu.Item onClick={onEdit}>Edit names</Menu.Item>}
+        {entries.schedule && (
+          <Menu.Item onClick={onSchedule}>{item.isSchedule ? 'Reschedule' : 'Schedule recording'}</Menu.Item>
+        )}
         {entries.log && <Menu.Item onClick={onLog}>View log</Menu.Item>}
         {entries.trash && (
           <>

@@ -31,8 +31,9 @@ export const useQueueColumns = (props: {
   actions: ReturnType<typeof useQueueActions>;
   onEdit: (item: IngestQueueItem) => void;
   onLog: (item: IngestQueueItem) => void;
+  onSchedule: (item: IngestQueueItem) => void;
 }) => {
-  const { mode, thumbSize, actions, onEdit, onLog } = props;
+  const { mode, thumbSize, actions, onEdit, onLog, onSchedule } = props;
   const box = thumbnailBox(mode, thumbSize);
   const columns: DataTableColumn<IngestQueueItem>[] = [
     {
@@ -159,6 +160,7 @@ export const useQueueColumns = (props: {
           actions={actions}
           onEdit={() => onEdit(item)}
           onLog={() => onLog(item)}
+          onSchedule={() => onSchedule(item)}
         />
       ),
     },
