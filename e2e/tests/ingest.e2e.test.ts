@@ -230,6 +230,14 @@ describe('arrivals folders and the ingest queue', () => {
     );
     expect(files.find((f) => f.path === file)?.forced).toBe(true);
 
+    // An arrivals link with a folder's id picks that folder.
+    const recordings = (await folders()).find((f) => f.name === 'Live recordings');
+    await page.goto(`${base}/accounts/${account.id}/arrivals#${recordings?.id}`);
+    await page
+      .getByRole('region', { name: 'Arrivals folder Live recordings' })
+      .and(page.locator('[data-selected]'))
+      .waitFor();
+
     // One folder's queue holds only that folder's items; the chooser names the folder.
     const incoming = (await folders()).find((f) => f.name === 'Incoming rushes');
     await page.goto(`${base}/accounts/${account.id}/arrivals/${incoming?.id}/ingestQueue`);

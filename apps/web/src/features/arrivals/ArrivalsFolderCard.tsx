@@ -184,6 +184,7 @@ export const ArrivalsFolderCard = (props: Props) => {
       id={folderElementId(folder?.id ?? props.draftKey ?? 'new')}
       aria-label={`Arrivals folder ${name}`}
       data-testid="arrivals-folder"
+      data-selected={props.selected || undefined}
       style={{
         scrollMarginTop: 72,
         borderColor: props.selected ? 'var(--mantine-primary-color-filled)' : undefined,
