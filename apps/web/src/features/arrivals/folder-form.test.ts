@@ -1,9 +1,4 @@
-import {
-  ARRIVALS_FOLDER_TYPES,
-  ARRIVALS_MESSAGES,
-  arrivalsFolderType,
-  CREATE_NEW_FOLDER_ID,
-} from '@media/contract';
+import { ARRIVALS_MESSAGES, arrivalsFolderType, CREATE_NEW_FOLDER_ID } from '@media/contract';
 import { describe, expect, it } from 'vitest';
 import { arrivalsFolderChoices } from '../../api/arrivals.ts';
 import { defaultOptions, folderFormErrors, optionsOfType } from './folder-form.ts';
