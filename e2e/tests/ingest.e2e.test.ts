@@ -275,4 +275,22 @@ describe('arrivals folders and the ingest queue', () => {
     await page.getByText(EDGE_MESSAGES.invalidContext('nowhere')).waitFor();
     await context.close();
   });
+  it('tells a user who is not an account manager that the arrivals and the queue are not theirs', async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'evening-news.editor', DEMO_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    const account = await apiGet<{ id: number }>(context, `${base}/api/accounts/byName/evening-news`);
+    await page.goto(`${base}/accounts/${account.id}/arrivals`);
+    await page.getByRole('alert').getByText(ARRIVALS_MESSAGES.fetchFailed('')).waitFor();
+    await page.goto(`${base}/accounts/${account.id}/ingestQueue`);
+    await page
+      .getByRole('alert')
+      .getByText(INGEST_MESSAGES.fetchFailed(INGEST_MESSAGES.defaultActivity, ''))
+      .waitFor();
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Arrivals folder' }).inputValue())
+      .toBe(ARRIVALS_MESSAGES.managerMustSet);
+    await context.close();
+  });
 });

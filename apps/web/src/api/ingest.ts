@@ -12,7 +12,7 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { mergeQueueUpdate } from '../features/ingest/merge-queue.ts';
-import { apiFetch, type RequestOptions } from './client.ts';
+import { ApiError, apiFetch, type RequestOptions } from './client.ts';
 import { useLiveChannel } from './live.ts';
 
 type Collection<T> = { results: T[]; total: number; channel: string };
@@ -56,6 +56,10 @@ const queryString = (request: QueueRequest & { sinceVersion?: number }) => {
 };
 
 export const ingestKey = ['ingest'] as const;
+
+/** A refusal (4xx) will not change on a second try; network and server failures may. */
+const retryUnlessRefused = (count: number, error: Error) =>
+  !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 3;
 const queueKey = (scope: QueueScope, request: QueueRequest) =>
   [...ingestKey, 'queue', scope, request] as const;
 
@@ -74,6 +78,7 @@ export const useIngestQueue = (scope: QueueScope, request: QueueRequest) => {
     queryKey: key,
     queryFn: () => fetchQueue(scope, request),
     placeholderData: keepPreviousData,
+    retry: retryUnlessRefused,
   });
   const latest = useRef({ key, scope, request, page: query.data });
   latest.current = { key, scope, request, page: query.isPlaceholderData ? undefined : query.data };
@@ -104,6 +109,7 @@ export const useQueueEndpoints = (scope: QueueScope) =>
   useQuery({
     queryKey: [...ingestKey, 'endpoints', scope],
     queryFn: () => apiFetch<Collection<Endpoint>>(`${scopeBase(scope)}/endpoints`, { raw: true }),
+    retry: retryUnlessRefused,
   });
 
 export type UnprocessedList = { files: (UnprocessedFile & { endpointName: string })[]; channels: string[] };
@@ -113,6 +119,7 @@ export const useUnprocessedFiles = (endpoints: Pick<Endpoint, 'id' | 'name'>[] |
   useQuery({
     queryKey: [...ingestKey, 'unprocessed', endpoints?.map((e) => e.id) ?? []],
     enabled: endpoints !== undefined,
+    retry: retryUnlessRefused,
     queryFn: async (): Promise<UnprocessedList> => {
       const lists = await Promise.all(
         (endpoints ?? []).map(async (endpoint) => {
