@@ -18,8 +18,10 @@ export type EdgeAgentSettings = {
   /** Folders the agent may read; endpoints pointing elsewhere are refused. Empty: anywhere. */
   allowedRoots?: string[];
   heartbeatMs?: number;
-  /** How long a file must stay unchanged before it is queued. */
+  /** How long a file must stay unchanged before it is queued; by default the service's settleSeconds. */
   settleMs?: number;
+  /** How often a folder is listed; by default the service's scanIntervalSeconds. */
+  scanIntervalMs?: number;
   log?: AgentLog;
 };
 
@@ -36,12 +38,14 @@ export class EdgeAgent {
   /** Files already handed to the cloud (queued or unprocessed), so each is reported once. */
   private readonly registered = new Set<string>();
   private readonly reportedUnprocessed = new Set<string>();
-  private readonly working = new Set<number>();
+  /** Items being ingested, with their service. */
+  private readonly working = new Map<number, number>();
   private readonly warned = new Set<string>();
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private stopped = false;
   private endpoints = new Map<number, AgentEndpoint>();
+  private readonly lastScan = new Map<number, number>();
 
   constructor(private readonly settings: EdgeAgentSettings) {
     this.cloud = new CloudClient(settings.cloudUrl, settings.token);
@@ -164,11 +168,20 @@ export class EdgeAgent {
       const folder = this.folderOf(endpoint);
       if (!folder) continue;
       const now = Date.now();
-      for (const file of await listFiles(folder)) {
+      const interval =
+        this.settings.scanIntervalMs ?? positive(endpoint.serviceOptions.scanIntervalSeconds, 10) * 1000;
+      if (forced.size === 0 && now - (this.lastScan.get(endpoint.id) ?? 0) < interval) continue;
+      this.lastScan.set(endpoint.id, now);
+      const settleMs = this.settings.settleMs ?? positive(endpoint.serviceOptions.settleSeconds, 5) * 1000;
+      const files = await listFiles(folder, {
+        recursive: endpoint.options.recursive !== false,
+        mask: typeof endpoint.options.fileMask === 'string' ? endpoint.options.fileMask : '',
+      });
+      for (const file of files) {
         const id = key(endpoint.id, file.relativePath);
         const isForced = forced.has(id);
         if (this.registered.has(id) && !isForced) continue;
-        if (!isForced && !this.settle.settled(file, now, this.settings.settleMs ?? 2000)) continue;
+        if (!isForced && !this.settle.settled(file, now, settleMs)) continue;
         if (!isForced && !(await probe(file.absolutePath))) {
           if (!this.reportedUnprocessed.has(id)) {
             await this.cloud.reportUnprocessed(endpoint.id, file.relativePath);
@@ -189,17 +202,32 @@ export class EdgeAgent {
     }
   }
 
+  /**
+   * Takes queued items in the operators' order, up to the edge's concurrent ingests and, per service,
+   * its 'Files at a time'.
+   */
   private async ingestQueued(maxConcurrent: number) {
     const free = Math.max(0, maxConcurrent - this.working.size);
     if (free === 0) return;
-    const items = (await this.cloud.queuedItems(Math.min(100, free + this.working.size))).filter(
-      (item) => !this.working.has(item.id) && !item.isStream,
-    );
-    await Promise.all(items.slice(0, free).map((item) => this.ingest(item)));
+    const perService = new Map<number, number>();
+    for (const serviceId of this.working.values())
+      perService.set(serviceId, (perService.get(serviceId) ?? 0) + 1);
+    const chosen: AgentQueueItem[] = [];
+    for (const item of await this.cloud.queuedItems(100)) {
+      if (chosen.length >= free) break;
+      if (this.working.has(item.id) || item.isStream) continue;
+      const endpoint = item.endpointId != null ? this.endpoints.get(item.endpointId) : undefined;
+      const serviceId = endpoint?.serviceId ?? 0;
+      const limit = endpoint ? positive(endpoint.serviceOptions.maxConcurrentFiles, 2) : 1;
+      if ((perService.get(serviceId) ?? 0) >= limit) continue;
+      perService.set(serviceId, (perService.get(serviceId) ?? 0) + 1);
+      this.working.set(item.id, serviceId);
+      chosen.push(item);
+    }
+    await Promise.all(chosen.map((item) => this.ingest(item)));
   }
 
   private async ingest(item: AgentQueueItem) {
-    this.working.add(item.id);
     try {
       await this.cloud.reportProgress(item.id, {
         status: 'ingesting',
@@ -269,6 +297,11 @@ export class EdgeAgent {
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
+/** A positive number option, or the fallback when it is missing or not a number. */
+const positive = (value: string | undefined, fallback: number) => {
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+};
 const line = (text: string) => `${new Date().toISOString()} ${text}\n`;
 const describe = (info: Awaited<ReturnType<typeof probe>> & object) =>
   [

@@ -4,7 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { proxySize } from './media.ts';
-import { isInsideRoots, listFiles, queueIdOf, SettleTracker } from './scanner.ts';
+import { fileMaskMatcher, isInsideRoots, listFiles, queueIdOf, SettleTracker } from './scanner.ts';
 
 describe('isInsideRoots', () => {
   it('keeps a path to its roots, whatever `..` it carries', () => {
@@ -74,6 +74,30 @@ describe('proxySize', () => {
   });
 });
 
+describe('fileMaskMatcher', () => {
+  it('matches names by * and ?, several patterns, any case; an empty mask matches all', () => {
+    const mxfOrMov = fileMaskMatcher('*.mxf; *.mov');
+    expect(['a.MXF', 'b.mov'].every(mxfOrMov)).toBe(true);
+    expect(mxfOrMov('c.mp4')).toBe(false);
+    expect(fileMaskMatcher('A00?.mov')('a001.MOV')).toBe(true);
+    expect(fileMaskMatcher('A00?.mov')('A0010.mov')).toBe(false);
+    expect(fileMaskMatcher('')('anything')).toBe(true);
+    expect(fileMaskMatcher('*')('anything')).toBe(true);
+  });
+
+  it('takes regular-expression characters in a mask literally', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1 }).filter((name) => !/[*?;,\s]/.test(name)),
+        (name) => {
+          expect(fileMaskMatcher(name)(name)).toBe(true);
+          expect(fileMaskMatcher(name)(`${name}x`)).toBe(false);
+        },
+      ),
+    );
+  });
+});
+
 describe('listFiles', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-scan-'));
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -84,6 +108,13 @@ describe('listFiles', () => {
       fs.writeFileSync(path.join(root, name), 'x');
     const found = await listFiles(root);
     expect(found.map((file) => file.relativePath).sort()).toEqual(['B.mxf', 'day1/A001.mov']);
+  });
+
+  it('keeps to the top folder when not recursive, and to the file mask', async () => {
+    expect((await listFiles(root, { recursive: false })).map((file) => file.relativePath)).toEqual(['B.mxf']);
+    expect((await listFiles(root, { mask: '*.MOV' })).map((file) => file.relativePath)).toEqual([
+      'day1/A001.mov',
+    ]);
   });
 
   it('answers nothing for a folder that is not there', async () => {

@@ -7,8 +7,34 @@ const IGNORED = /(^\.|\.(part|tmp|crdownload|download)$|^Thumbs\.db$|^desktop\.i
 
 export type FoundFile = { relativePath: string; absolutePath: string; size: number; mtimeMs: number };
 
+/**
+ * The endpoint's file mask: patterns with `*` and `?`, separated by `;`, `,` or spaces, matched
+ * against the file name without regard to case; an empty mask matches every file.
+ */
+export const fileMaskMatcher = (mask: string) => {
+  const patterns = mask
+    .split(/[;,\s]+/)
+    .filter(Boolean)
+    .map(
+      (pattern) =>
+        new RegExp(
+          `^${pattern
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '.*')
+            .replace(/\?/g, '.')}$`,
+          'i',
+        ),
+    );
+  return (name: string) => patterns.length === 0 || patterns.some((pattern) => pattern.test(name));
+};
+
 /** Every file under a folder (depth-first, at most `limit`), with the paths relative to it. */
-export const listFiles = async (root: string, limit = 10_000): Promise<FoundFile[]> => {
+export const listFiles = async (
+  root: string,
+  options: { recursive?: boolean; mask?: string; limit?: number } = {},
+): Promise<FoundFile[]> => {
+  const { recursive = true, limit = 10_000 } = options;
+  const matches = fileMaskMatcher(options.mask ?? '');
   const found: FoundFile[] = [];
   const walk = async (dir: string) => {
     let entries: fs.Dirent[];
@@ -21,8 +47,9 @@ export const listFiles = async (root: string, limit = 10_000): Promise<FoundFile
     for (const entry of entries) {
       if (found.length >= limit || IGNORED.test(entry.name)) continue;
       const absolutePath = path.join(dir, entry.name);
-      if (entry.isDirectory()) await walk(absolutePath);
-      else if (entry.isFile()) {
+      if (entry.isDirectory()) {
+        if (recursive) await walk(absolutePath);
+      } else if (entry.isFile() && matches(entry.name)) {
         const stat = await fs.promises.stat(absolutePath).catch(() => undefined);
         if (stat)
           found.push({

@@ -20,7 +20,12 @@ import {
 
 type Configuration = {
   edgeServer: { id: number; name: string };
-  endpoints: { id: number; accountId: number | null }[];
+  endpoints: {
+    id: number;
+    accountId: number | null;
+    options: Record<string, unknown>;
+    serviceOptions: Record<string, string>;
+  }[];
   commands: { id: number; action: string }[];
   forcedFiles: { endpointId: number; path: string }[];
   unprocessedFiles: { endpointId: number; path: string }[];
@@ -58,7 +63,7 @@ describe(`edge agent API (${testDriver()})`, () => {
     const service = one(
       await t.ctx.db
         .insert(services)
-        .values({ edgeServerId: edge.id, name: 'Files', typeId: 'fileIngest', serviceGroupId: 0 })
+        .values({ edgeServerId: edge.id, name: 'Files', typeId: 'FileIngestService', serviceGroupId: 0 })
         .returning(),
     );
     const endpoint = one(
@@ -139,6 +144,17 @@ describe(`edge agent API (${testDriver()})`, () => {
     expect(answer.status).toBe(200);
     expect(answer.body.results.edgeServer.id).toBe(edgeId);
     expect(answer.body.results.endpoints.map((e) => e.id)).toEqual([endpointId]);
+    // Every option comes with the catalogue's default where nobody set it.
+    expect(one(answer.body.results.endpoints).options).toEqual({
+      path: '/media/in',
+      recursive: true,
+      fileMask: '*',
+    });
+    expect(one(answer.body.results.endpoints).serviceOptions).toEqual({
+      scanIntervalSeconds: '10',
+      settleSeconds: '5',
+      maxConcurrentFiles: '2',
+    });
     expect(answer.body.results.commands.map((c) => c.action)).toEqual(['machineLoad']);
     const edge = one(await t.ctx.db.select().from(edgeServers).where(eq(edgeServers.id, edgeId)));
     expect(edge.lastSeenAt).not.toBeNull();

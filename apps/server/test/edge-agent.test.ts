@@ -36,6 +36,7 @@ describe(`local edge agent (${testDriver()})`, () => {
       token: local.token,
       allowedRoots: [local.folders.root],
       settleMs: 0,
+      scanIntervalMs: 0,
     });
     execFileSync('ffmpeg', [
       ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine'],
@@ -58,6 +59,7 @@ describe(`local edge agent (${testDriver()})`, () => {
       token: local.token,
       allowedRoots: [local.folders.root],
       settleMs: 0,
+      scanIntervalMs: 0,
     });
   });
 

@@ -28,6 +28,8 @@ export const agentEndpointSchema = z.object({
   status: z.string(),
   accountId: z.number().int().nullable(),
   arrivalsFolderId: z.number().int().nullable(),
+  /** The options of the endpoint's service as plain values (scan interval, settle time, files at a time). */
+  serviceOptions: z.record(z.string(), z.string()),
 });
 export type AgentEndpoint = z.infer<typeof agentEndpointSchema>;
 

@@ -35,6 +35,8 @@ export const listEdgeEndpoints = (db: DbOrTx, edgeServerId: number) =>
       status: endpoints.status,
       accountId: endpoints.accountId,
       arrivalsFolderId: endpoints.arrivalsFolderId,
+      serviceOptions: services.options,
+      serviceTypeId: services.typeId,
     })
     .from(endpoints)
     .innerJoin(services, eq(services.id, endpoints.serviceId))

@@ -8,7 +8,12 @@ import {
   DEFAULT_EDGE_ADVANCED_OPTIONS,
   EDGE_CONNECTED_WITHIN_SECONDS,
   ERROR_CODES,
+  endpointOptionsWithDefaults,
+  findEndpointType,
+  findServiceType,
   MSG_AGENT_TOKEN,
+  serviceOptionsWithDefaults,
+  serviceOptionValues,
 } from '@media/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { sha256 } from '../../platform/crypto.ts';
@@ -53,7 +58,19 @@ export const heartbeat = async (options: {
     edge.lastSeenAt != null && Date.now() - edge.lastSeenAt.getTime() < EDGE_CONNECTED_WITHIN_SECONDS * 1000;
   await repo.recordHeartbeat(ctx.db, edge.id, options.endpointVersions);
   if (!wasConnected) for (const channel of edgeListChannels(edge)) await ctx.publish(channel, [edge.id]);
-  const endpoints = await repo.listEdgeEndpoints(ctx.db, edge.id);
+  // The agent gets every option, with the catalogue's defaults for those nobody set.
+  const endpoints = (await repo.listEdgeEndpoints(ctx.db, edge.id)).map(
+    ({ serviceTypeId, serviceOptions, ...endpoint }) => ({
+      ...endpoint,
+      options: endpointOptionsWithDefaults(
+        findEndpointType(endpoint.typeId)?.options ?? [],
+        endpoint.options,
+      ),
+      serviceOptions: serviceOptionValues(
+        serviceOptionsWithDefaults(findServiceType(serviceTypeId)?.options ?? [], serviceOptions),
+      ),
+    }),
+  );
   const files = await repo.listUnprocessedFiles(
     ctx.db,
     endpoints.map((endpoint) => endpoint.id),
