@@ -192,6 +192,7 @@ export const registerAgentRoutes = async (
           results(await service.reportUnprocessedFile({ ctx, edge: edgeOf(request), ...request.body })),
       );
     },
-    { prefix: '/agent' },
+    // An agent calls in every few seconds: its routine requests are not worth a log line each.
+    { prefix: '/agent', logLevel: 'warn' },
   );
 };

@@ -1,5 +1,5 @@
 import { Button, Group, Stack, Switch, Table, Text } from '@mantine/core';
-import type { EdgeAction, EdgeServer } from '@media/contract';
+import { type EdgeAction, type EdgeServer, formatDateTime } from '@media/contract';
 import { type EdgeActionResult, useEdgeAction, useSupportConnection } from '../../api/edge.ts';
 import { notify } from '../../ui/notify.tsx';
 import { reasonOf } from './edge-page.ts';
@@ -12,7 +12,7 @@ const ACTION_LABELS: Record<EdgeAction, string> = {
 
 const ActionResult = ({ result }: { result: EdgeActionResult }) => {
   const label = ACTION_LABELS[result.action as EdgeAction] ?? result.action;
-  const when = new Date(result.requestedAt).toLocaleString();
+  const when = formatDateTime(new Date(result.requestedAt));
   if (result.status === 'requested' || !result.result)
     return (
       <Text size="sm" c="dimmed" data-testid="edge-action-result">

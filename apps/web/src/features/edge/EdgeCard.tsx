@@ -5,6 +5,7 @@ import {
   EDGE_NAME_MAX,
   type EdgeContext,
   type EdgeServer,
+  formatDateTime,
   isDirty,
 } from '@media/contract';
 import { useEffect, useRef, useState } from 'react';
@@ -26,9 +27,12 @@ const settingsOf = (edge: EdgeServer): EdgeSettings => ({
   advancedOptions: edge.advancedOptions,
 });
 
+const lastSeenText = (edge: EdgeServer) =>
+  edge.lastSeen ? `Last seen ${formatDateTime(new Date(edge.lastSeen))}` : 'Never seen';
+
 /** Connected (the agent called in within the last minute), or when it was last seen. */
 export const ConnectionBadge = ({ edge }: { edge: EdgeServer }) => {
-  const seen = edge.lastSeen ? `Last seen ${new Date(edge.lastSeen).toLocaleString()}` : 'Never seen';
+  const seen = lastSeenText(edge);
   return (
     <Tooltip label={seen} openDelay={300}>
       <Badge color={edge.connected ? 'teal' : 'gray'} variant="light" tabIndex={0}>
@@ -146,8 +150,7 @@ export const EdgeCard = (props: {
       {props.agentToken && <AgentTokenNotice token={props.agentToken} onDismiss={props.onTokenSeen} />}
       <Stack gap="sm">
         <Text size="sm" c="dimmed">
-          Owner {edge.userName} · {edge.siteName ? `Site ${edge.siteName}` : 'No site'} ·{' '}
-          {edge.lastSeen ? `Last seen ${new Date(edge.lastSeen).toLocaleString()}` : 'Never seen'}
+          Owner {edge.userName} · {edge.siteName ? `Site ${edge.siteName}` : 'No site'} · {lastSeenText(edge)}
         </Text>
         <EdgeSettingsFields
           value={form.value}
