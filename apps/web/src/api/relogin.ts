@@ -1,7 +1,12 @@
+import { MSG_NOT_SIGNED_IN } from '@media/contract';
+
 /**
  * Coordinates the re-login dialog: every request answered 401 waits on the same sign-in, then retries.
+ * `message` is the reason the session ended (a disconnect's message), never the plain "not signed in".
  */
 export type ReloginState = { open: boolean; message?: string };
+
+const reasonOf = (message?: string) => (message && message !== MSG_NOT_SIGNED_IN ? message : undefined);
 
 export const createReloginCoordinator = () => {
   let pending: { promise: Promise<void>; resolve: () => void } | undefined;
@@ -20,7 +25,10 @@ export const createReloginCoordinator = () => {
           resolve = r;
         });
         pending = { promise, resolve };
-        publish({ open: true, message });
+        publish({ open: true, message: reasonOf(message) });
+      } else if (!state.message && reasonOf(message)) {
+        // Calls that raced the one carrying the reason may answer first, with the plain 401.
+        publish({ open: true, message: reasonOf(message) });
       }
       return pending.promise;
     },

@@ -9,7 +9,6 @@ import { apiFetch, relogin } from '../api/client.ts';
 export const MSG_SESSION_TIMED_OUT = 'Your session has timed out. Please enter the password again.';
 /** spec1 §9: while the dialog is open, the current user is polled every 30 s. */
 const SESSION_POLL_MS = 30_000;
-const DEFAULT_401_MESSAGE = 'You are not signed in';
 
 /**
  * The re-login dialog of spec1 §4 and spec2 §2: opened by any 401 outside sign-in, not dismissable,
@@ -78,7 +77,7 @@ export const ReloginDialog = () => {
     }
   };
 
-  const reason = state.message && state.message !== DEFAULT_401_MESSAGE ? state.message : undefined;
+  const reason = state.message;
 
   return (
     <Modal
