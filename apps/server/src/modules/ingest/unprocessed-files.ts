@@ -4,8 +4,8 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
 import { mayManageEdgeServer } from '../../platform/permissions.ts';
+import { mayManageAccount, requireQueue } from './queues.ts';
 import * as repo from './repo.ts';
-import { mayManageAccount, requireQueue } from './service.ts';
 
 type Call<T = object> = { ctx: AppContext; actor: Actor } & T;
 
