@@ -34,6 +34,8 @@ export * from './http/error-text.ts';
 export * from './ingest/ingest.ts';
 export * from './mfa/schemas.ts';
 export * from './names/reserved.ts';
+export * from './nodes/nodes.ts';
+export * from './nodes/rules.ts';
 export * from './notifications/notifications.ts';
 export * from './organisation/schemas.ts';
 export * from './paging/paginator.ts';

@@ -37,6 +37,8 @@ export const CHANNELS = {
   accountIngestQueue: (accountId: number) => `accounts/${accountId}/ingestQueue`,
   edgeIngestQueue: (edgeServerId: number) => `edgeServers/${edgeServerId}/ingestQueue`,
   unprocessedFiles: (edgeServerId: number) => `edgeServers/${edgeServerId}/unprocessedFiles`,
+  /** The media tree of an account: `modified` names the node ids that changed. */
+  nodes: (accountId: number) => `accounts/${accountId}/nodes`,
   /** Managers of a type; admin managers live on an admin-only cloud channel. */
   managers: (type: string, scopeId?: number) =>
     type === 'admin'

@@ -7,6 +7,7 @@ export * from '../../modules/edge/tables.ts';
 export * from '../../modules/events/tables.ts';
 export * from '../../modules/ingest/tables.ts';
 export * from '../../modules/mfa/tables.ts';
+export * from '../../modules/nodes/tables.ts';
 export * from '../../modules/notifications/tables.ts';
 export * from '../../modules/organisation/tables.ts';
 export * from '../../modules/passwords/tables.ts';

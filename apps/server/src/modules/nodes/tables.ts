@@ -1,0 +1,96 @@
+import type { Edl, FolderPermission } from '@media/contract';
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  bigint,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { accounts } from '../organisation/tables.ts';
+import { users } from '../users/tables.ts';
+
+/** A piece of media of an account: a file (ingested or made) or an edl that plays parts of others. */
+export const media = pgTable(
+  'media',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer()
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    type: text({ enum: ['media', 'edl', 'still'] }).notNull(),
+    /** Relative to DATA_DIR; the file is in place before the row is written. Null for an edl. */
+    storagePath: text(),
+    contentType: text(),
+    duration: doublePrecision(),
+    width: integer(),
+    height: integer(),
+    fps: doublePrecision(),
+    size: bigint({ mode: 'number' }),
+    edl: jsonb().$type<Edl>(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('media_account_idx').on(t.accountId, t.id)],
+);
+
+/** Thumbnails served at /api/thumbs/{thumbId}/image.jpg (spec3 §3). */
+export const thumbs = pgTable(
+  'thumbs',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer()
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** Relative to DATA_DIR; a JPEG. */
+    storagePath: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('thumbs_account_idx').on(t.accountId)],
+);
+
+/**
+ * One item of an account's media tree (spec3 §3 Node). `path` is inside the account: '/' is the root,
+ * '/News/Clip' a node two levels down; the API prefixes the account's name.
+ */
+export const nodes = pgTable(
+  'nodes',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer()
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    parentId: integer().references((): AnyPgColumn => nodes.id, { onDelete: 'cascade' }),
+    path: text().notNull(),
+    name: text().notNull(),
+    type: text({ enum: ['folder', 'source', 'sequence', 'media', 'edl'] }).notNull(),
+    mediaId: integer().references(() => media.id, { onDelete: 'set null' }),
+    thumbId: integer().references(() => thumbs.id, { onDelete: 'set null' }),
+    metadata: jsonb().$type<Record<string, string>>().notNull().default({}),
+    artefacts: jsonb().$type<{ url: string }[]>().notNull().default([]),
+    /** A folder's own permission entries; its descendants inherit them. */
+    permissions: jsonb().$type<FolderPermission[]>().notNull().default([]),
+    createdBy: integer().references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** When the node arrived in its current folder (a move sets it). */
+    hereAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }),
+    /** What search matches: the name and the metadata values, lower-cased, kept by the database. */
+    searchText: text().generatedAlwaysAs(
+      (): SQL => sql`lower(${nodes.name} || ' ' || jsonb_path_query_array(${nodes.metadata}, '$.*')::text)`,
+    ),
+  },
+  (t) => [
+    uniqueIndex('nodes_account_path_idx').on(t.accountId, t.path),
+    index('nodes_path_prefix_idx').on(t.accountId, sql`${t.path} text_pattern_ops`),
+    index('nodes_parent_time_idx').on(t.parentId, t.createdAt, t.id),
+    index('nodes_parent_name_idx').on(t.parentId, sql`lower(${t.name})`, t.id),
+    index('nodes_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    index('nodes_media_idx').on(t.mediaId),
+  ],
+);
