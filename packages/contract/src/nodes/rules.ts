@@ -70,20 +70,19 @@ export const artefactMetadata = (artefacts: readonly { url: string }[]) => {
 };
 
 /**
- * A role's access at a node: the entry for the role nearest the node wins (the node's own first, then
- * its ancestors'); no entry anywhere means the role's own permissions apply ('edit').
- * `chain` holds the permissions of the root first and the node last.
+ * A role's access at a node. A folder hidden from the role ('none') hides everything below it; otherwise
+ * the entry for the role nearest the node wins (the node's own first, then its ancestors'), and no entry
+ * anywhere means the role's own permissions apply ('edit'). `chain` holds the permissions of the root
+ * first and the node last; a null role (the account's managers acting as themselves) is never limited.
  */
 export const folderAccessOf = (
   roleId: number | null,
   chain: readonly (readonly FolderPermission[])[],
 ): FolderAccess => {
   if (roleId === null) return 'edit';
-  for (let index = chain.length - 1; index >= 0; index -= 1) {
-    const entry = chain[index]?.find((permission) => permission.roleId === roleId);
-    if (entry) return entry.access;
-  }
-  return 'edit';
+  const entries = chain.map((permissions) => permissions.find((permission) => permission.roleId === roleId));
+  if (entries.some((entry) => entry?.access === 'none')) return 'none';
+  return entries.findLast((entry) => entry !== undefined)?.access ?? 'edit';
 };
 
 /** The role permissions the media tree reads (spec1 roles: canView, canEdit, canLog, canManageAccount). */

@@ -293,7 +293,9 @@ export const launch = async (options: { ctx: AppContext; actor: Actor; id: numbe
     if (!mayEnterAccount(limit, inside, false))
       throw new AppError('concurrent_limit', MSG_CONCURRENT_LIMIT_REACHED, { status: 409 });
   }
-  await repo.enterAccount(db, actor.sessionIdHash, options.id, roleId === ownAccess?.roleId ? null : roleId);
+  // Without a role the session goes back to its own rights (the media manager's Reset role).
+  const actingRoleId = options.roleId === undefined || roleId === ownAccess?.roleId ? null : roleId;
+  await repo.enterAccount(db, actor.sessionIdHash, options.id, actingRoleId);
   await ctx.publish(CHANNELS.sessions(options.id), [actor.sessionPublicId]);
   return {
     accountId: options.id,
