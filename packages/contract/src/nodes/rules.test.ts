@@ -10,6 +10,7 @@ import {
   folderAccessOf,
   freeName,
   isWithin,
+  mediaManagerLink,
   nodeLevel,
   nodeRights,
   parentPathOf,
@@ -275,5 +276,13 @@ describe('node schemas', () => {
     expect(
       nodesTransferSchema.safeParse({ srcPath: '/a/b', dstPath: '/a', operation: 'delete' }).success,
     ).toBe(false);
+  });
+});
+
+describe('media manager link', () => {
+  it('opens an account, optionally at a path and as a role', () => {
+    expect(mediaManagerLink('acme')).toBe('/accounts/acme/media');
+    expect(mediaManagerLink('a b', { roleId: 4 })).toBe('/accounts/a%20b/media?role=4');
+    expect(mediaManagerLink('acme', { path: '/acme/News' })).toBe('/accounts/acme/media?path=%2Facme%2FNews');
   });
 });

@@ -147,3 +147,12 @@ export const freeName = (name: string, taken: ReadonlySet<string>) => {
 /** spec3 §3 Clip save: thumbPoint in seconds is (imageFrame - inFrame) / fps. */
 export const clipThumbPoint = (clip: { imageFrame: number; inFrame: number; fps: number }) =>
   (clip.imageFrame - clip.inFrame) / clip.fps;
+
+/** The media manager's address for an account, optionally opened at a path or as a role (Edit as role). */
+export const mediaManagerLink = (accountName: string, options: { path?: string; roleId?: number } = {}) => {
+  const query = new URLSearchParams();
+  if (options.path) query.set('path', options.path);
+  if (options.roleId !== undefined) query.set('role', String(options.roleId));
+  const search = query.toString();
+  return `/accounts/${encodeURIComponent(accountName)}/media${search ? `?${search}` : ''}`;
+};

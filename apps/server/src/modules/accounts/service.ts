@@ -13,6 +13,7 @@ import {
   MSG_ACCOUNT_NAME_TAKEN,
   MSG_CONCURRENT_LIMIT_REACHED,
   mayEnterAccount,
+  mediaManagerLink,
   type RightsSnapshot,
 } from '@media/contract';
 import { and, eq } from 'drizzle-orm';
@@ -300,6 +301,6 @@ export const launch = async (options: { ctx: AppContext; actor: Actor; id: numbe
   return {
     accountId: options.id,
     roleId,
-    url: `/accounts/${encodeURIComponent(row.account.name)}/media?role=${roleId}`,
+    url: mediaManagerLink(row.account.name, { roleId }),
   };
 };
