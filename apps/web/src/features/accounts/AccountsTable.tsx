@@ -1,6 +1,12 @@
 import { Alert, Anchor, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { type AccountListItem, accountCreateSchema, formatDate, type PageWindow } from '@media/contract';
+import {
+  type AccountListItem,
+  accountCreateSchema,
+  formatDate,
+  mediaManagerLink,
+  type PageWindow,
+} from '@media/contract';
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
@@ -99,20 +105,23 @@ export const AccountsTable = ({ siteId, canCreate }: { siteId?: number; canCreat
         width: 110,
         cell: (a) => <ActiveBadge disabled={a.disabled} />,
       },
-      ...(canCreate
-        ? [
-            {
-              id: 'actions',
-              header: 'Actions',
-              width: 150,
-              cell: (a: AccountListItem) => (
-                <Button size="compact-xs" variant="light" onClick={() => setCloning(a)}>
-                  Clone account
-                </Button>
-              ),
-            },
-          ]
-        : []),
+      {
+        id: 'actions',
+        header: 'Actions',
+        width: canCreate ? 230 : 100,
+        cell: (a: AccountListItem) => (
+          <Group gap="xs" wrap="nowrap">
+            <Button component={Link} to={mediaManagerLink(a.name)} size="compact-xs" variant="light">
+              Media
+            </Button>
+            {canCreate && (
+              <Button size="compact-xs" variant="light" onClick={() => setCloning(a)}>
+                Clone account
+              </Button>
+            )}
+          </Group>
+        ),
+      },
     ],
     [siteId, canCreate],
   );
