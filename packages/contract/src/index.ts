@@ -41,6 +41,7 @@ export * from './organisation/schemas.ts';
 export * from './paging/paginator.ts';
 export * from './passwords/rules.ts';
 export * from './passwords/schemas.ts';
+export * from './player/player.ts';
 export * from './rights/rights.ts';
 export * from './save-state/save-state.ts';
 export * from './uploads/uploads.ts';
