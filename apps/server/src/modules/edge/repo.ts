@@ -1,11 +1,10 @@
-import { EDGE_CONNECTED_WITHIN_SECONDS } from '@media/contract';
 import { and, asc, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { lowerContains } from '../../platform/db/search.ts';
 import { arrivalsFolders } from '../arrivals/tables.ts';
 import { accounts, sites, workflows } from '../organisation/tables.ts';
 import { users } from '../users/tables.ts';
-import { edgeCommands, edgeServers, endpoints, services } from './tables.ts';
+import { edgeCommands, edgeServerConnected, edgeServers, endpoints, services } from './tables.ts';
 
 // Raw subqueries spell out their tables: drizzle leaves a lone table's columns unqualified.
 
@@ -23,7 +22,7 @@ const edgeColumns = {
   endpointVersions: edgeServers.endpointVersions,
   advancedOptions: edgeServers.advancedOptions,
   lastSeenAt: edgeServers.lastSeenAt,
-  connected: sql<boolean>`coalesce("edge_servers"."last_seen_at" > now() - make_interval(secs => ${EDGE_CONNECTED_WITHIN_SECONDS}), false)`,
+  connected: edgeServerConnected(),
   supportConnection: edgeServers.supportConnection,
   serviceCount: sql<number>`(select count(*)::int from edge_services s where s.edge_server_id = "edge_servers"."id")`,
 };

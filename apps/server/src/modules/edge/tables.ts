@@ -1,5 +1,9 @@
-import type { EdgeAdvancedOptions, ServiceOptions } from '@media/contract';
-import { sql } from 'drizzle-orm';
+import {
+  EDGE_CONNECTED_WITHIN_SECONDS,
+  type EdgeAdvancedOptions,
+  type ServiceOptions,
+} from '@media/contract';
+import { type SQL, sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { arrivalsFolders } from '../arrivals/tables.ts';
 import { accounts, sites, workflows } from '../organisation/tables.ts';
@@ -96,3 +100,7 @@ export const endpoints = pgTable(
   },
   (t) => [index().on(t.serviceId), index().on(t.accountId), index().on(t.arrivalsFolderId)],
 );
+
+/** Whether an edge server's agent has been heard from lately (spec2: connected), as a column expression. */
+export const edgeServerConnected = (): SQL<boolean> =>
+  sql<boolean>`coalesce(${edgeServers.lastSeenAt} > now() - make_interval(secs => ${EDGE_CONNECTED_WITHIN_SECONDS}), false)`;

@@ -1,8 +1,7 @@
-import { EDGE_CONNECTED_WITHIN_SECONDS } from '@media/contract';
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { arrivalsFolders } from '../arrivals/tables.ts';
-import { edgeServers, endpoints, services } from '../edge/tables.ts';
+import { edgeServerConnected, edgeServers, endpoints, services } from '../edge/tables.ts';
 import { accounts } from '../organisation/tables.ts';
 
 const rowColumns = {
@@ -10,7 +9,7 @@ const rowColumns = {
   edgeName: edgeServers.name,
   edgeUserId: edgeServers.userId,
   edgeSiteId: edgeServers.siteId,
-  connected: sql<boolean>`coalesce(${edgeServers.lastSeenAt} > now() - make_interval(secs => ${EDGE_CONNECTED_WITHIN_SECONDS}), false)`,
+  connected: edgeServerConnected(),
   serviceId: services.id,
   serviceName: services.name,
   endpointId: endpoints.id,
