@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { arrivalsFolders } from '../arrivals/tables.ts';
 import { edgeCommands, edgeServers, endpoints, services } from '../edge/tables.ts';
 import { ingestQueueItems, unprocessedFiles } from '../ingest/tables.ts';
 
@@ -172,6 +173,26 @@ export const updateItemProgress = (
       version: sql`nextval('ingest_queue_version')`,
     })
     .where(eq(ingestQueueItems.id, id));
+
+/** What the media tree needs of an ingested item: its names, probe results, thumbnail and arrivals folder. */
+export const findIngestedItem = async (db: DbOrTx, id: number) => {
+  const [row] = await db
+    .select({
+      id: ingestQueueItems.id,
+      accountId: ingestQueueItems.accountId,
+      sourceName: ingestQueueItems.sourceName,
+      clipName: ingestQueueItems.clipName,
+      duration: ingestQueueItems.duration,
+      proxyWidth: ingestQueueItems.proxyWidth,
+      proxyHeight: ingestQueueItems.proxyHeight,
+      thumbnailPath: ingestQueueItems.thumbnailPath,
+      folderName: arrivalsFolders.name,
+    })
+    .from(ingestQueueItems)
+    .leftJoin(arrivalsFolders, eq(arrivalsFolders.id, ingestQueueItems.arrivalsFolderId))
+    .where(eq(ingestQueueItems.id, id));
+  return row;
+};
 
 /** Points the item at its new thumbnail and answers the one it had, so the caller can remove that file. */
 export const setThumbnail = async (db: DbOrTx, id: number, thumbnailPath: string) => {

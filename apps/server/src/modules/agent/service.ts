@@ -19,6 +19,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { sha256 } from '../../platform/crypto.ts';
 import { AppError, badRequest, notFound, unauthenticated } from '../../platform/errors.ts';
 import { storeStream } from '../../platform/storage.ts';
+import { addIngestedMedia } from '../nodes/ingested.ts';
 import * as repo from './repo.ts';
 
 export type AgentEdge = NonNullable<Awaited<ReturnType<typeof repo.findEdgeByTokenHash>>>;
@@ -161,8 +162,28 @@ export const reportProgress = async (options: {
   const from = change.status === 'ingesting' ? ['queued'] : ['ingesting', 'queued'];
   if (!from.includes(item.status))
     throw new AppError(ERROR_CODES.conflict, `The item is ${item.status}; it cannot become ${change.status}`);
-  await repo.updateItemProgress(ctx.db, id, change);
+  // An ingested file of an account lands in its media tree in the same transaction.
+  const landed = await ctx.db.transaction(async (tx) => {
+    await repo.updateItemProgress(tx, id, change);
+    if (change.status !== 'ingested' || item.accountId == null) return undefined;
+    const ingested = await repo.findIngestedItem(tx, id);
+    if (!ingested || ingested.accountId == null) return undefined;
+    return addIngestedMedia(tx, {
+      dataDir: ctx.config.dataDir,
+      accountId: ingested.accountId,
+      ingestQueueItemId: ingested.id,
+      folderName: ingested.folderName,
+      name: ingested.clipName || ingested.sourceName,
+      sourcePath: ingested.sourceName,
+      duration: ingested.duration,
+      width: ingested.proxyWidth,
+      height: ingested.proxyHeight,
+      thumbnailPath: ingested.thumbnailPath,
+    });
+  });
   await publishQueueChange(ctx, edge, item);
+  if (landed?.created && item.accountId != null)
+    await ctx.publish(CHANNELS.nodes(item.accountId), [landed.nodeId]);
   return { ok: true as const };
 };
 

@@ -1,0 +1,164 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { freeName, joinPath, NODE_NAME_MAX, pathSegments } from '@media/contract';
+import { and, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { storeStream } from '../../platform/storage.ts';
+import { ensureAccountRoot, type NodeRow } from './repo.ts';
+import { media, nodes, thumbs } from './tables.ts';
+
+/** The folder at the account's root under which every arrivals folder gets a folder of its own. */
+export const ARRIVALS_ROOT_FOLDER = 'Arrivals';
+/** The node metadata key that ties a node to the queue item it came from, so a second finish adds nothing. */
+export const INGEST_QUEUE_ITEM_KEY = 'ingestQueueItemId';
+
+export type IngestedMedia = {
+  /** Where stored files live (config.dataDir). */
+  dataDir: string;
+  accountId: number;
+  /** The queue item the file came through. */
+  ingestQueueItemId: number;
+  /** The arrivals folder's name; 'Arrivals' when the item has none. */
+  folderName: string | null;
+  /** The clip name, or the source file's name. */
+  name: string;
+  /** Where the file lies on the edge server (the item's source name). */
+  sourcePath: string;
+  duration?: number | null;
+  width?: number | null;
+  height?: number | null;
+  size?: number | null;
+  /** The item's thumbnail, relative to DATA_DIR; copied, since the queue item may drop its own. */
+  thumbnailPath?: string | null;
+  /** Relative to DATA_DIR when the file was uploaded; null while it stays on the edge server. */
+  storagePath?: string | null;
+};
+
+/** A node name from free text: no slash, trimmed, within the length limit. */
+const nodeName = (text: string, fallback: string) =>
+  text.replace(/\//g, '-').trim().slice(0, NODE_NAME_MAX).trim() || fallback;
+
+/** Lower-cased names of a folder's children that begin with `name` (the candidates freeName must avoid). */
+const takenNames = async (db: DbOrTx, parentId: number, name: string) => {
+  const rows = await db
+    .select({ name: nodes.name })
+    .from(nodes)
+    .where(and(eq(nodes.parentId, parentId), sql`starts_with(lower(${nodes.name}), ${name.toLowerCase()})`));
+  return new Set(rows.map((row) => row.name.toLowerCase()));
+};
+
+/** The folder named `name` in `parent` (any casing), made when missing; a non-folder there keeps its name. */
+const ensureFolder = async (db: DbOrTx, parent: NodeRow, name: string): Promise<NodeRow> => {
+  const [existing] = await db
+    .select()
+    .from(nodes)
+    .where(
+      and(
+        eq(nodes.parentId, parent.id),
+        eq(nodes.type, 'folder'),
+        sql`lower(${nodes.name}) = ${name.toLowerCase()}`,
+      ),
+    )
+    .limit(1);
+  if (existing) return existing;
+  const free = freeName(name, await takenNames(db, parent.id, name));
+  const [made] = await db
+    .insert(nodes)
+    .values({
+      accountId: parent.accountId,
+      parentId: parent.id,
+      name: free,
+      path: joinPath([...pathSegments(parent.path), free]),
+      type: 'folder',
+    })
+    .returning();
+  if (!made) throw new Error(`folder ${free} not created`);
+  return made;
+};
+
+/** Copies a stored thumbnail to a file of the media tree's own; null when the file is gone. */
+const copyThumbnail = async (dataDir: string, relativePath: string) => {
+  const source = path.join(dataDir, relativePath);
+  if (!fs.existsSync(source)) return null;
+  const stored = await storeStream({
+    dataDir,
+    folder: 'thumbs',
+    fileName: path.basename(relativePath),
+    stream: fs.createReadStream(source),
+  });
+  return stored.relativePath;
+};
+
+/**
+ * Puts an ingested file into the account's media tree, in the caller's transaction: a source node in
+ * `/Arrivals/{folderName}` (both folders made when missing) with its media row, its thumbnail and the
+ * metadata filename, filesize and sourcelocator. Answers the node's id; the caller publishes
+ * CHANNELS.nodes(accountId) after commit. The same queue item finished again answers the node it made.
+ */
+export const addIngestedMedia = async (
+  db: DbOrTx,
+  input: IngestedMedia,
+): Promise<{ nodeId: number; created: boolean }> => {
+  const root = await ensureAccountRoot(db, input.accountId);
+  const arrivals = await ensureFolder(db, root, ARRIVALS_ROOT_FOLDER);
+  const folder = await ensureFolder(
+    db,
+    arrivals,
+    nodeName(input.folderName ?? ARRIVALS_ROOT_FOLDER, ARRIVALS_ROOT_FOLDER),
+  );
+  const itemKey = String(input.ingestQueueItemId);
+  const [already] = await db
+    .select({ id: nodes.id })
+    .from(nodes)
+    .where(
+      and(eq(nodes.parentId, folder.id), sql`${nodes.metadata} ->> ${INGEST_QUEUE_ITEM_KEY} = ${itemKey}`),
+    )
+    .limit(1);
+  if (already) return { nodeId: already.id, created: false };
+
+  const fileName = path.posix.basename(input.sourcePath.replace(/\\/g, '/'));
+  const name = nodeName(input.name, nodeName(fileName, 'Ingested file'));
+  const [row] = await db
+    .insert(media)
+    .values({
+      accountId: input.accountId,
+      name,
+      type: 'media',
+      storagePath: input.storagePath ?? null,
+      duration: input.duration ?? null,
+      width: input.width ?? null,
+      height: input.height ?? null,
+      size: input.size ?? null,
+    })
+    .returning({ id: media.id });
+  if (!row) throw new Error('media not created');
+  const thumbPath = input.thumbnailPath ? await copyThumbnail(input.dataDir, input.thumbnailPath) : null;
+  const [thumb] = thumbPath
+    ? await db
+        .insert(thumbs)
+        .values({ accountId: input.accountId, storagePath: thumbPath })
+        .returning({ id: thumbs.id })
+    : [];
+  const metadata: Record<string, string> = {
+    filename: fileName,
+    sourcelocator: input.sourcePath,
+    [INGEST_QUEUE_ITEM_KEY]: itemKey,
+  };
+  if (input.size != null) metadata.filesize = String(input.size);
+  const free = freeName(name, await takenNames(db, folder.id, name));
+  const [node] = await db
+    .insert(nodes)
+    .values({
+      accountId: input.accountId,
+      parentId: folder.id,
+      name: free,
+      path: joinPath([...pathSegments(folder.path), free]),
+      type: 'source',
+      mediaId: row.id,
+      thumbId: thumb?.id ?? null,
+      metadata,
+    })
+    .returning({ id: nodes.id });
+  if (!node) throw new Error('node not created');
+  return { nodeId: node.id, created: true };
+};
