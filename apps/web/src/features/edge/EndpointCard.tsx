@@ -1,13 +1,5 @@
 import { Badge, Button, Group, Stack, Switch, TextInput } from '@mantine/core';
-import {
-  ARRIVALS_MESSAGES,
-  EDGE_MESSAGES,
-  type Endpoint,
-  type EndpointStatus,
-  type EndpointType,
-  isDirty,
-} from '@media/contract';
-import { useEffect } from 'react';
+import { ARRIVALS_MESSAGES, type Endpoint, type EndpointStatus, type EndpointType } from '@media/contract';
 import { useCreateEndpoint, useEndpointAction, useSaveEndpoint, useTrashEndpoint } from '../../api/edge.ts';
 import { confirmDialog } from '../../ui/dialogs.tsx';
 import { FormButtons } from '../../ui/FormButtons.tsx';
@@ -15,13 +7,14 @@ import { notify } from '../../ui/notify.tsx';
 import { useSaveState } from '../../ui/useSaveState.ts';
 import { EditCard } from './EditCard.tsx';
 import { EndpointTargetFields } from './EndpointTargetFields.tsx';
-import { reasonOf } from './edge-page.ts';
+import { cardNameError, reasonOf } from './edge-page.ts';
 import {
   defaultOptionValue,
   OptionFields,
   type OptionValue,
   requiredOptionsFilled,
 } from './OptionFields.tsx';
+import { useFollowServerValues } from './useFollowServerValues.ts';
 
 export type EndpointForm = Pick<
   Endpoint,
@@ -93,16 +86,10 @@ export const EndpointCard = (props: {
     },
   });
 
-  const serverValues = JSON.stringify(props.initial);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of the server's values counts
-  useEffect(() => {
-    if (endpoint && !isDirty(form.value, form.saved) && form.state === 'clean')
-      form.reset(JSON.parse(serverValues) as EndpointForm);
-  }, [serverValues]);
+  useFollowServerValues(form, props.initial, endpoint !== undefined);
 
   const name = form.value.name;
-  const nameError =
-    name.trim() === '' ? EDGE_MESSAGES.required : name.length > 100 ? EDGE_MESSAGES.nameTooLong : undefined;
+  const nameError = cardNameError(name);
   const definitions = type?.options ?? [];
   const valid = !nameError && requiredOptionsFilled(definitions, (option) => form.value.options[option]);
 

@@ -3,12 +3,10 @@ import {
   EDGE_LINKS,
   EDGE_MESSAGES,
   type EdgeContext,
-  isDirty,
   type Service,
   type ServiceOptions,
   type ServiceType,
 } from '@media/contract';
-import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { useCreateService, useSaveService, useServiceAction, useTrashService } from '../../api/edge.ts';
 import { confirmDialog } from '../../ui/dialogs.tsx';
@@ -16,8 +14,9 @@ import { FormButtons } from '../../ui/FormButtons.tsx';
 import { notify } from '../../ui/notify.tsx';
 import { useSaveState } from '../../ui/useSaveState.ts';
 import { EditCard } from './EditCard.tsx';
-import { reasonOf } from './edge-page.ts';
+import { cardNameError, reasonOf } from './edge-page.ts';
 import { OptionFields, requiredOptionsFilled } from './OptionFields.tsx';
+import { useFollowServerValues } from './useFollowServerValues.ts';
 
 export type ServiceForm = { name: string; options: ServiceOptions };
 
@@ -64,16 +63,10 @@ export const ServiceCard = (props: {
     },
   });
 
-  const serverValues = JSON.stringify(props.initial);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of the server's values counts
-  useEffect(() => {
-    if (service && !isDirty(form.value, form.saved) && form.state === 'clean')
-      form.reset(JSON.parse(serverValues) as ServiceForm);
-  }, [serverValues]);
+  useFollowServerValues(form, props.initial, service !== undefined);
 
   const name = form.value.name;
-  const nameError =
-    name.trim() === '' ? EDGE_MESSAGES.required : name.length > 100 ? EDGE_MESSAGES.nameTooLong : undefined;
+  const nameError = cardNameError(name);
   const definitions = type?.options ?? [];
   const valid =
     !nameError && requiredOptionsFilled(definitions, (option) => form.value.options[option]?.value);

@@ -1,4 +1,11 @@
-import { type EdgeContext, errorText, type Me, parseEdgeContext, type Site } from '@media/contract';
+import {
+  EDGE_MESSAGES,
+  type EdgeContext,
+  errorText,
+  type Me,
+  parseEdgeContext,
+  type Site,
+} from '@media/contract';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 
@@ -35,3 +42,7 @@ export const hashId = (hash: string) => {
 let draftSequence = 0;
 /** A locally created card carries a temporary id until it is created (spec2 §3). */
 export const temporaryId = () => `new-${++draftSequence}`;
+
+/** The name check of a service or endpoint card: required, at most 100 characters. */
+export const cardNameError = (name: string) =>
+  name.trim() === '' ? EDGE_MESSAGES.required : name.length > 100 ? EDGE_MESSAGES.nameTooLong : undefined;
