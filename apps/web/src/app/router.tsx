@@ -69,6 +69,12 @@ export const router = createBrowserRouter([
         }),
       },
       {
+        path: 'accounts/:accountName/media',
+        lazy: async () => ({
+          Component: (await import('../features/media/MediaManagerPage.tsx')).MediaManagerPage,
+        }),
+      },
+      {
         path: 'accounts/:accountName/webupload',
         lazy: async () => ({
           Component: (await import('../features/uploads/WebUploadPage.tsx')).WebUploadPage,

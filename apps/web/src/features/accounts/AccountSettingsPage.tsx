@@ -192,6 +192,9 @@ const AccountSettings = ({ account }: { account: Account }) => {
           <Button component={Link} to={`${accountSettingsPath(account.name)}users`} variant="default">
             Users
           </Button>
+          <Button component={Link} to={`${accountSettingsPath(account.name)}media`} variant="default">
+            Media
+          </Button>
           <Button component={Link} to={`${accountSettingsPath(account.name)}webupload`} variant="default">
             Web upload
           </Button>

@@ -1,0 +1,122 @@
+import { Anchor, Box, Button, Group, Text } from '@mantine/core';
+import { displayName, durationFilter, formatNodeDate, type MediaNode } from '@media/contract';
+import { useMemo } from 'react';
+import { DataTable, type DataTableColumn } from '../../ui/data-table/DataTable.tsx';
+
+const THUMB_WIDTH = 64;
+const THUMB_HEIGHT = 36;
+
+const TYPE_GLYPHS = { folder: '📁', source: '🎞', sequence: '🎬' } as const;
+
+/** The node's thumbnail (spec3 §3: /api/thumbs/{thumbId}/image.jpg), or its type's sign. */
+const Thumbnail = ({ node }: { node: MediaNode }) =>
+  node.thumbId === null ? (
+    <Box w={THUMB_WIDTH} h={THUMB_HEIGHT} ta="center" fz="lg" aria-hidden>
+      {TYPE_GLYPHS[node.displayType]}
+    </Box>
+  ) : (
+    <img
+      src={`/api/thumbs/${node.thumbId}/image.jpg`}
+      alt=""
+      width={THUMB_WIDTH}
+      height={THUMB_HEIGHT}
+      loading="lazy"
+      style={{ objectFit: 'cover', borderRadius: 2, display: 'block' }}
+    />
+  );
+
+type ChildrenTableProps = {
+  nodes: MediaNode[];
+  total: number;
+  /** Search results list matching descendants, so their paths show. */
+  searching: boolean;
+  loading: boolean;
+  emptyText: string;
+  selectedPaths: string[];
+  onSelectionChange: (paths: string[]) => void;
+  onOpenFolder: (path: string) => void;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+};
+
+/** The selected folder's children, or the search results (spec3 §2), paged by nextChildOffset. */
+export const ChildrenTable = (props: ChildrenTableProps) => {
+  const { onOpenFolder, searching } = props;
+  const columns = useMemo<DataTableColumn<MediaNode>[]>(
+    () => [
+      { id: 'thumb', header: '', width: THUMB_WIDTH + 20, cell: (node) => <Thumbnail node={node} /> },
+      {
+        id: 'name',
+        header: 'Name',
+        width: 260,
+        cell: (node) =>
+          node.type === 'folder' ? (
+            <Anchor component="button" type="button" size="sm" onClick={() => onOpenFolder(node.path)}>
+              {displayName(node.name)}
+            </Anchor>
+          ) : (
+            <Text size="sm" span>
+              {displayName(node.name)}
+            </Text>
+          ),
+      },
+      ...(searching
+        ? [
+            {
+              id: 'path',
+              header: 'Path',
+              width: 280,
+              cell: (node: MediaNode) => (
+                <Text size="xs" c="dimmed" span title={node.path}>
+                  {node.path}
+                </Text>
+              ),
+            },
+          ]
+        : []),
+      { id: 'type', header: 'Type', width: 100, cell: (node) => node.displayType },
+      {
+        id: 'created',
+        header: 'Created',
+        width: 110,
+        cell: (node) => formatNodeDate(new Date(node.createdTime)),
+      },
+      {
+        id: 'duration',
+        header: 'Duration',
+        width: 100,
+        cell: (node) => (node.duration === null ? '' : durationFilter(node.duration)),
+      },
+    ],
+    [onOpenFolder, searching],
+  );
+
+  return (
+    <Box>
+      <DataTable
+        entities="nodes"
+        rows={props.nodes}
+        total={props.total}
+        getRowId={(node) => node.path}
+        columns={columns}
+        loading={props.loading}
+        emptyText={props.emptyText}
+        selectedIds={props.selectedPaths}
+        onSelectionChange={props.onSelectionChange}
+        rowHeight={THUMB_HEIGHT + 12}
+        height={520}
+      />
+      <Group justify="space-between" mt="xs">
+        <Text size="xs" c="dimmed" data-testid="children-count">
+          {props.nodes.length} of {props.total}
+        </Text>
+        {props.hasMore && (
+          <Button variant="default" size="xs" loading={props.loadingMore} onClick={props.onLoadMore}>
+            Load more
+          </Button>
+        )}
+      </Group>
+    </Box>
+  );
+};

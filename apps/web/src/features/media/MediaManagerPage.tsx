@@ -1,0 +1,255 @@
+import {
+  Alert,
+  Anchor,
+  Breadcrumbs,
+  Grid,
+  Group,
+  Loader,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import {
+  accountPath,
+  CHILD_ORDER_LABELS,
+  CHILD_ORDERS,
+  type ChildOrder,
+  type MediaNode,
+  NODE_MESSAGES,
+} from '@media/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { useAccountByName } from '../../api/accounts.ts';
+import { nodesKey, useNodeListing } from '../../api/nodes.ts';
+import { accountSettingsPath } from '../accounts/AccountsTable.tsx';
+import { ActingRoleBanner } from './ActingRoleBanner.tsx';
+import { ChildrenTable } from './ChildrenTable.tsx';
+import { FolderTree } from './FolderTree.tsx';
+import { childrenOf } from './listing-query.ts';
+import { MetadataPanel } from './MetadataPanel.tsx';
+import { breadcrumbsOf, foldersAlong, selectedPathOf } from './media-address.ts';
+import { NodeActions } from './NodeActions.tsx';
+import { SearchBar } from './SearchBar.tsx';
+import { isSearching, NO_SEARCH, type SearchState } from './search-clauses.ts';
+
+const ORDER_CHOICES = CHILD_ORDERS.map((order) => ({ value: order, label: CHILD_ORDER_LABELS[order] }));
+
+/**
+ * `/accounts/{accountName}/media` (spec3 §2 Media manager): the folder tree on the left, the selected
+ * folder's children (or the search results) on the right with the actions the caller's rights allow,
+ * the metadata of the selected node below. `?path=` opens a folder; `?role=` follows Edit as role.
+ */
+export const MediaManagerPage = () => {
+  const { accountName = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const path = selectedPathOf(accountName, params.get('path'));
+  const root = accountPath(accountName, '/');
+  const queryClient = useQueryClient();
+  const account = useAccountByName(accountName);
+
+  const [childOrder, setChildOrder] = useState<ChildOrder>('time');
+  const [search, setSearch] = useState<SearchState>(NO_SEARCH);
+  const [selectedPaths, setSelectedPaths] = useState<string[]>([]);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(foldersAlong(path)));
+  const searching = isSearching(search);
+
+  // spec3 §4: selecting a path loads it with its ancestors; they open in the tree.
+  useEffect(() => {
+    setExpanded((open) => new Set([...open, ...foldersAlong(path).slice(0, -1)]));
+    setSelectedPaths([]);
+  }, [path]);
+
+  const select = useCallback(
+    (next: string) =>
+      setParams((current) => {
+        const query = new URLSearchParams(current);
+        if (next === root) query.delete('path');
+        else query.set('path', next);
+        return query;
+      }),
+    [setParams, root],
+  );
+  const toggle = (folder: string, open: boolean) =>
+    setExpanded((current) => {
+      const next = new Set(current);
+      if (open) next.add(folder);
+      else next.delete(folder);
+      return next;
+    });
+
+  const listing = useNodeListing(
+    {
+      path,
+      childOrder,
+      search: search.clauses,
+      createdFrom: search.createdFrom,
+      createdTo: search.createdTo,
+    },
+    { live: true },
+  );
+  const pages = listing.data?.pages;
+  const current = pages?.[0]?.results;
+  const children = childrenOf(pages);
+  const total = pages?.at(-1)?.total ?? 0;
+  const selectedNodes = children.filter((child) => selectedPaths.includes(child.path));
+
+  const afterRoleReset = () => {
+    setParams((query) => {
+      const next = new URLSearchParams(query);
+      next.delete('role');
+      return next;
+    });
+    void queryClient.invalidateQueries({ queryKey: nodesKey });
+  };
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={2}>Media</Title>
+          <Text c="dimmed" size="sm">
+            Account{' '}
+            <Anchor component={Link} to={accountSettingsPath(accountName)} size="sm">
+              {accountName}
+            </Anchor>
+          </Text>
+        </div>
+        <SegmentedControl
+          aria-label="Child order"
+          size="xs"
+          data={ORDER_CHOICES}
+          value={childOrder}
+          onChange={(value) => setChildOrder(value as ChildOrder)}
+        />
+      </Group>
+      {current?.actingRole && (
+        <ActingRoleBanner
+          accountId={current.node.accountId}
+          role={current.actingRole}
+          onReset={afterRoleReset}
+        />
+      )}
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, md: 3 }}>
+          <Paper withBorder p="xs" component="nav" aria-label="Media tree">
+            <FolderTree
+              rootPath={root}
+              rootName={accountName}
+              selectedPath={path}
+              expanded={expanded}
+              childOrder={childOrder}
+              onToggle={toggle}
+              onSelect={select}
+            />
+          </Paper>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 9 }}>
+          <Stack gap="sm">
+            {current && (
+              <Breadcrumbs separator="›" aria-label="Folder path">
+                {breadcrumbsOf(current).map((crumb) => (
+                  <Anchor
+                    key={crumb.path}
+                    component="button"
+                    type="button"
+                    size="sm"
+                    onClick={() => select(crumb.path)}
+                  >
+                    {crumb.name}
+                  </Anchor>
+                ))}
+              </Breadcrumbs>
+            )}
+            <SearchBar search={search} onChange={setSearch} />
+            {listing.isError && (
+              <Alert color="red" role="alert">
+                {NODE_MESSAGES.fetchFailed(listing.error.message)}{' '}
+                {path !== root && (
+                  <Anchor component="button" type="button" size="sm" onClick={() => select(root)}>
+                    Open the account's root folder
+                  </Anchor>
+                )}
+              </Alert>
+            )}
+            {listing.isPending && !listing.isError && <Loader aria-label="Loading" />}
+            {current && !listing.isError && (
+              <FolderView
+                key={current.node.path}
+                folder={current.node}
+                stale={listing.isPlaceholderData}
+                selectedNodes={selectedNodes}
+                siteId={account.data?.siteId}
+                onSelectFolder={select}
+                onTransferred={() => setSelectedPaths([])}
+              >
+                {searching && listing.isFetching && !listing.isFetchingNextPage && (
+                  <Group gap="xs" role="status" aria-label="Searching">
+                    <Loader size="xs" />
+                    <Text size="sm" c="dimmed">
+                      Searching…
+                    </Text>
+                  </Group>
+                )}
+                <ChildrenTable
+                  nodes={children}
+                  total={total}
+                  searching={searching}
+                  loading={
+                    listing.isPlaceholderData ||
+                    (listing.isFetching && searching && !listing.isFetchingNextPage)
+                  }
+                  emptyText={searching ? NODE_MESSAGES.noResults : NODE_MESSAGES.noChildren}
+                  selectedPaths={selectedPaths}
+                  onSelectionChange={setSelectedPaths}
+                  onOpenFolder={select}
+                  hasMore={listing.hasNextPage}
+                  loadingMore={listing.isFetchingNextPage}
+                  onLoadMore={() => void listing.fetchNextPage()}
+                />
+              </FolderView>
+            )}
+          </Stack>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+};
+
+/** The actions above the children and the metadata of the node in focus (one selected row, else the folder). */
+const FolderView = ({
+  folder,
+  stale,
+  selectedNodes,
+  siteId,
+  onSelectFolder,
+  onTransferred,
+  children,
+}: {
+  folder: MediaNode;
+  stale: boolean;
+  selectedNodes: MediaNode[];
+  siteId: number | undefined;
+  onSelectFolder: (path: string) => void;
+  onTransferred: () => void;
+  children: React.ReactNode;
+}) => {
+  const focus = selectedNodes.length === 1 && selectedNodes[0] ? selectedNodes[0] : folder;
+  return (
+    <Stack gap="sm">
+      <NodeActions
+        folder={folder}
+        focus={focus}
+        selectedNodes={selectedNodes}
+        disabled={stale}
+        siteId={siteId}
+        onSelectFolder={onSelectFolder}
+        onTransferred={onTransferred}
+      />
+      {children}
+      <MetadataPanel node={focus} />
+    </Stack>
+  );
+};
