@@ -1,8 +1,14 @@
-import { INGEST_STATUSES } from '@media/contract';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ACCUMULATE_METADATA_KEYS, folderAccessOf, INGEST_STATUSES, ROLE_VIEWER } from '@media/contract';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeServers } from '../src/modules/edge/tables.ts';
 import { unprocessedFiles } from '../src/modules/ingest/tables.ts';
+import { media, nodes, thumbs } from '../src/modules/nodes/tables.ts';
+import { accounts } from '../src/modules/organisation/tables.ts';
 import { seedDemo } from '../src/seed/demo.ts';
+import { findRoleByName } from '../src/seed/factories.ts';
 import { buildTestApp, type TestApp, testDriver } from './harness.ts';
 
 type Collection<T> = { results: T[]; total: number };
@@ -88,6 +94,58 @@ describe(`demo data (${testDriver()})`, () => {
       `/api/endpoints/${withFiles?.endpointId}/unprocessedFiles`,
     );
     expect(files.body.total).toBeGreaterThan(0);
+  });
+
+  it('gives each account a media tree: folders, sources with real files and thumbnails, a clip, a sequence, a hidden folder', async () => {
+    const viewer = await findRoleByName(t.ctx.db, ROLE_VIEWER);
+    const onDisk = (relative: string | null) =>
+      relative !== null && fs.existsSync(path.join(t.ctx.config.dataDir, relative));
+    for (const name of ['evening-news', 'sports-desk']) {
+      const [account] = await t.ctx.db.select().from(accounts).where(eq(accounts.name, name));
+      const tree = await t.ctx.db
+        .select()
+        .from(nodes)
+        .where(eq(nodes.accountId, account?.id ?? 0));
+      const byPath = new Map(tree.map((node) => [node.path, node]));
+      for (const folder of ['/', '/News', '/News/Today', '/Sport', '/Archive', '/Promos', '/Legal hold'])
+        expect(byPath.get(folder)?.type, `${name} ${folder}`).toBe('folder');
+      const mediaRows = new Map(
+        (
+          await t.ctx.db
+            .select()
+            .from(media)
+            .where(eq(media.accountId, account?.id ?? 0))
+        ).map((row) => [row.id, row]),
+      );
+      const sources = tree.filter((node) => node.type === 'source');
+      expect(sources.length).toBeGreaterThanOrEqual(4);
+      for (const source of sources) {
+        const file = mediaRows.get(source.mediaId ?? 0);
+        expect(file?.type).toBe('media');
+        expect(onDisk(file?.storagePath ?? null), source.path).toBe(true);
+        expect(file).toMatchObject({ width: 320, height: 180, fps: 25 });
+        expect(file?.duration).toBeGreaterThan(5);
+        expect(file?.size).toBe(fs.statSync(path.join(t.ctx.config.dataDir, file?.storagePath ?? '')).size);
+        const [thumb] = await t.ctx.db
+          .select()
+          .from(thumbs)
+          .where(eq(thumbs.id, source.thumbId ?? 0));
+        expect(onDisk(thumb?.storagePath ?? null), `thumb of ${source.path}`).toBe(true);
+        expect(source.metadata.filename).toMatch(/\.mp4$/);
+      }
+      const sourceMedia = new Set(sources.map((node) => node.mediaId));
+      const edlOf = (node: (typeof tree)[number]) => mediaRows.get(node.mediaId ?? 0)?.edl?.events ?? [];
+      const clip = tree.find((node) => node.type === 'edl');
+      expect(clip && edlOf(clip).every((event) => sourceMedia.has(event.mediaId))).toBe(true);
+      const sequence = tree.find((node) => node.type === 'sequence');
+      expect(sequence && new Set(edlOf(sequence).map((event) => event.mediaId)).size).toBe(2);
+      expect(tree.some((node) => ACCUMULATE_METADATA_KEYS.some((key) => key in node.metadata))).toBe(true);
+      expect(tree.some((node) => node.artefacts.some((a) => a.url === 'field59://abc123'))).toBe(true);
+      const hidden = byPath.get('/Legal hold');
+      const chain = [byPath.get('/')?.permissions ?? [], hidden?.permissions ?? []];
+      expect(folderAccessOf(viewer.id, chain)).toBe('none');
+      expect(byPath.get('/Legal hold/Embargoed interview')?.type).toBe('source');
+    }
   });
 
   it('is loaded once: a second run adds nothing', async () => {

@@ -21,6 +21,7 @@ import { users } from '../modules/users/tables.ts';
 import { randomToken, sha256 } from '../platform/crypto.ts';
 import type { Db, Tx } from '../platform/db/client.ts';
 import { seedDemoEdge } from './demo-edge.ts';
+import { seedDemoMedia } from './demo-media.ts';
 import {
   findRoleByName,
   grantAccountAccess,
@@ -140,6 +141,7 @@ export const seedDemo = async (
       personalEdgeOwner: 'evening-news.manager',
       dataDir: options.dataDir,
     });
+    await seedDemoMedia(tx, { accounts, dataDir: options.dataDir });
 
     // Open invitations and signed-in sessions (from elsewhere) so those lists have something to show.
     const editorRole = await findRoleByName(tx, ROLE_EDITOR);

@@ -77,12 +77,12 @@ const ensureFolder = async (db: DbOrTx, parent: NodeRow, name: string): Promise<
 };
 
 /** Copies a stored thumbnail to a file of the media tree's own; null when the file is gone. */
-const copyThumbnail = async (dataDir: string, relativePath: string) => {
+const copyThumbnail = async (dataDir: string, accountId: number, relativePath: string) => {
   const source = path.join(dataDir, relativePath);
   if (!fs.existsSync(source)) return null;
   const stored = await storeStream({
     dataDir,
-    folder: 'thumbs',
+    folder: `thumbs/${accountId}`,
     fileName: path.basename(relativePath),
     stream: fs.createReadStream(source),
   });
@@ -132,7 +132,9 @@ export const addIngestedMedia = async (
     })
     .returning({ id: media.id });
   if (!row) throw new Error('media not created');
-  const thumbPath = input.thumbnailPath ? await copyThumbnail(input.dataDir, input.thumbnailPath) : null;
+  const thumbPath = input.thumbnailPath
+    ? await copyThumbnail(input.dataDir, input.accountId, input.thumbnailPath)
+    : null;
   const [thumb] = thumbPath
     ? await db
         .insert(thumbs)
