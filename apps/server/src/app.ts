@@ -28,6 +28,7 @@ import { registerIngestRoutes } from './modules/ingest/routes.ts';
 import { registerInviteRoutes } from './modules/invites/routes.ts';
 import { registerManagerRoutes } from './modules/managers/routes.ts';
 import { registerMfaRoutes } from './modules/mfa/routes.ts';
+import { registerNodeRoutes } from './modules/nodes/routes.ts';
 import { registerNotificationRoutes } from './modules/notifications/routes.ts';
 import { registerOrganisationRoutes } from './modules/organisation/routes.ts';
 import { registerPasswordRoutes } from './modules/passwords/routes.ts';
@@ -194,6 +195,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerEdgeRoutes(api, ctx, services);
       registerArrivalsRoutes(api, ctx, services);
       registerIngestRoutes(api, ctx, services);
+      registerNodeRoutes(api, ctx, services);
       registerStatusRoutes(api, ctx, services);
       await registerUploadRoutes(api, ctx, services);
       await registerAgentRoutes(api, ctx, services);

@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { accounts } from '../organisation/tables.ts';
-import { nodes } from './tables.ts';
+import { media, nodes, thumbs } from './tables.ts';
 
 export type NodeRow = typeof nodes.$inferSelect;
 
@@ -29,3 +29,62 @@ export const findNodeByPath = async (db: DbOrTx, accountId: number, path: string
     .where(and(eq(nodes.accountId, accountId), eq(nodes.path, path)));
   return row;
 };
+
+/** A node with what the presenter needs besides its own columns. */
+const presentable = {
+  ...getTableColumns(nodes),
+  childCount: sql<number>`(select count(*) from "nodes" as "child" where "child"."parent_id" = ${nodes.id})::int`,
+  duration: media.duration,
+};
+export type PresentableRow = NodeRow & { childCount: number; duration: number | null };
+
+export const findPresentable = (db: DbOrTx, where: SQL | undefined) =>
+  db.select(presentable).from(nodes).leftJoin(media, eq(media.id, nodes.mediaId)).where(where);
+
+/** The nodes at these inner paths of an account, the root first. */
+export const findChain = async (db: DbOrTx, accountId: number, paths: string[]) =>
+  (await findPresentable(db, and(eq(nodes.accountId, accountId), inArray(nodes.path, paths)))).sort(
+    (a, b) => a.path.length - b.path.length,
+  );
+
+export const TIME_ORDER = [desc(nodes.createdAt), desc(nodes.id)];
+export const ALPHABETICAL_ORDER = [asc(sql`lower(${nodes.name})`), asc(nodes.id)];
+
+/** One page of nodes matching `where`, and how many match in all. */
+export const findPage = async (
+  db: DbOrTx,
+  options: { where: SQL | undefined; order: SQL[]; limit: number; offset: number },
+) => {
+  const rows = await findPresentable(db, options.where)
+    .orderBy(...options.order)
+    .limit(options.limit)
+    .offset(options.offset);
+  const [total] = await db.select({ n: count() }).from(nodes).where(options.where);
+  return { rows, total: total?.n ?? 0 };
+};
+
+export const findMedia = async (db: DbOrTx, id: number) => {
+  const [row] = await db.select().from(media).where(eq(media.id, id));
+  return row;
+};
+
+export const findMediaNames = (db: DbOrTx, accountId: number, ids: number[]) =>
+  ids.length
+    ? db
+        .select({ id: media.id, name: media.name })
+        .from(media)
+        .where(and(eq(media.accountId, accountId), inArray(media.id, ids)))
+    : Promise.resolve([]);
+
+export const findThumb = async (db: DbOrTx, id: number) => {
+  const [row] = await db.select().from(thumbs).where(eq(thumbs.id, id));
+  return row;
+};
+
+/** Lower-cased names of a folder's children, to find a free or a taken name. */
+export const childNames = async (db: DbOrTx, parentId: number) =>
+  new Set(
+    (await db.select({ name: nodes.name }).from(nodes).where(eq(nodes.parentId, parentId))).map((row) =>
+      row.name.toLowerCase(),
+    ),
+  );

@@ -1,0 +1,176 @@
+import {
+  type FolderPermission,
+  folderAccessOf,
+  hasRight,
+  joinPath,
+  type NodeRights,
+  nodeRights,
+  PERMISSIONS,
+  pathSegments,
+  splitAccountPath,
+  type TreePermissions,
+} from '@media/contract';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import type { Actor } from '../../platform/auth/actor.ts';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { forbidden, notFound } from '../../platform/errors.ts';
+import { accountAccess, roles } from '../access/tables.ts';
+import { sessions } from '../auth/tables.ts';
+import { accounts, siteGroups, sites } from '../organisation/tables.ts';
+import { ensureAccountRoot, findNodeByPath } from './repo.ts';
+import { nodes } from './tables.ts';
+
+/** Who the caller is in an account's tree: the role permissions, the role folder entries apply to. */
+export type TreeAccess = {
+  account: { id: number; name: string; siteId: number };
+  permissions: TreePermissions;
+  /** Null for those who manage the account as themselves: folder permissions never limit them. */
+  roleId: number | null;
+  actingRole: { id: number; name: string } | null;
+  /** Folder entries of the account by inner path (only folders that have some). */
+  folderPermissions: Map<string, FolderPermission[]>;
+};
+
+const ALL_PERMISSIONS: TreePermissions = new Set(PERMISSIONS);
+
+const findAccount = async (db: DbOrTx, where: SQL) => {
+  const [row] = await db
+    .select({
+      id: accounts.id,
+      name: accounts.name,
+      siteId: accounts.siteId,
+      siteGroupId: sites.siteGroupId,
+      resellerId: siteGroups.resellerId,
+    })
+    .from(accounts)
+    .innerJoin(sites, eq(sites.id, accounts.siteId))
+    .innerJoin(siteGroups, eq(siteGroups.id, sites.siteGroupId))
+    .where(where);
+  return row;
+};
+
+/** Every folder of the account that has its own entries; few, so one read serves any node's chain. */
+const loadFolderPermissions = async (db: DbOrTx, accountId: number) => {
+  const rows = await db
+    .select({ path: nodes.path, permissions: nodes.permissions })
+    .from(nodes)
+    .where(and(eq(nodes.accountId, accountId), sql`${nodes.permissions} <> '[]'::jsonb`));
+  return new Map(rows.map((row) => [row.path, row.permissions]));
+};
+
+/**
+ * The caller's tree permissions in an account (the rights model of the brief): the role the session
+ * acts as there, else the user's own role, else every permission for those who manage the account;
+ * anyone else does not see the account (404 'Account not found').
+ */
+export const treeAccess = async (
+  db: DbOrTx,
+  actor: Actor,
+  account: { name: string } | { id: number },
+): Promise<TreeAccess> => {
+  const row = await findAccount(
+    db,
+    'id' in account
+      ? eq(accounts.id, account.id)
+      : eq(sql`lower(${accounts.name})`, account.name.toLowerCase()),
+  );
+  if (!row) throw notFound('Account');
+  const [acting] = await db
+    .select({ id: roles.id, name: roles.name, permissions: roles.permissions })
+    .from(sessions)
+    .innerJoin(roles, eq(roles.id, sessions.actingRoleId))
+    .where(and(eq(sessions.idHash, actor.sessionIdHash), eq(sessions.accountId, row.id)));
+  const [own] = acting
+    ? []
+    : await db
+        .select({ id: roles.id, permissions: roles.permissions })
+        .from(accountAccess)
+        .innerJoin(roles, eq(roles.id, accountAccess.roleId))
+        .where(and(eq(accountAccess.accountId, row.id), eq(accountAccess.userId, actor.userId)));
+  const base = { account: { id: row.id, name: row.name, siteId: row.siteId } };
+  const folderPermissions = await loadFolderPermissions(db, row.id);
+  if (acting)
+    return {
+      ...base,
+      permissions: new Set(acting.permissions),
+      roleId: acting.id,
+      actingRole: { id: acting.id, name: acting.name },
+      folderPermissions,
+    };
+  if (own)
+    return {
+      ...base,
+      permissions: new Set(own.permissions),
+      roleId: own.id,
+      actingRole: null,
+      folderPermissions,
+    };
+  const ancestry = {
+    accountId: row.id,
+    siteId: row.siteId,
+    siteGroupId: row.siteGroupId,
+    resellerId: row.resellerId,
+  };
+  if (hasRight(await actor.rights(), 'account.manage', ancestry))
+    return { ...base, permissions: ALL_PERMISSIONS, roleId: null, actingRole: null, folderPermissions };
+  throw notFound('Account');
+};
+
+/** '/News/Clip' → ['/', '/News', '/News/Clip']. */
+export const innerPathChain = (innerPath: string) => {
+  const segments = pathSegments(innerPath);
+  return ['/', ...segments.map((_, index) => joinPath(segments.slice(0, index + 1)))];
+};
+
+/** What the caller may do at a node, from the folder entries from the root down to it. */
+export const rightsAt = (access: TreeAccess, innerPath: string): NodeRights =>
+  nodeRights(access.permissions, folderAccessOf(access.roleId, chainOf(access, innerPath)));
+
+const chainOf = (access: TreeAccess, innerPath: string) =>
+  innerPathChain(innerPath).map((path) => access.folderPermissions.get(path) ?? []);
+
+/** Inner paths of the folders that hide their subtree from the caller's role. */
+export const hiddenPaths = (access: TreeAccess) =>
+  access.roleId === null
+    ? []
+    : [...access.folderPermissions]
+        .filter(([, permissions]) =>
+          permissions.some((entry) => entry.roleId === access.roleId && entry.access === 'none'),
+        )
+        .map(([path]) => path);
+
+/** `path like 'prefix/%'` for the subtree below an inner path, with the path's own % _ \ taken literally. */
+export const belowPattern = (innerPath: string) =>
+  `${innerPath === '/' ? '' : innerPath.replace(/[\\%_]/g, '\\$&')}/%`;
+
+/** Excludes the subtrees hidden from the caller's role. */
+export const notHidden = (access: TreeAccess): SQL | undefined => {
+  const hidden = hiddenPaths(access);
+  return hidden.length
+    ? and(
+        ...hidden.map(
+          (path) => sql`not (${nodes.path} = ${path} or ${nodes.path} like ${belowPattern(path)})`,
+        ),
+      )
+    : undefined;
+};
+
+/**
+ * The node at an API path and the caller's rights there: 404 for an unknown account or node and for a
+ * hidden one (its existence is private), 403 when the caller may not view it.
+ */
+export const requireNodeAt = async (db: DbOrTx, actor: Actor, apiPath: string) => {
+  const { accountName, innerPath } = splitAccountPath(apiPath);
+  const access = await treeAccess(db, actor, { name: accountName });
+  await ensureAccountRoot(db, access.account.id);
+  const node = await findNodeByPath(db, access.account.id, innerPath);
+  return { access, ...checkVisible(access, node) };
+};
+
+export const checkVisible = <T extends { path: string }>(access: TreeAccess, node: T | undefined) => {
+  if (!node) throw notFound('Node');
+  const rights = rightsAt(access, node.path);
+  if (folderAccessOf(access.roleId, chainOf(access, node.path)) === 'none') throw notFound('Node');
+  if (!rights.canView) throw forbidden();
+  return { node, rights };
+};

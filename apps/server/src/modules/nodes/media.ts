@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PlayerMediaInfo } from '@media/contract';
+import type { Actor } from '../../platform/auth/actor.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
+import { treeAccess } from './access.ts';
+import * as repo from './repo.ts';
+
+type Call<T = object> = { ctx: AppContext; actor: Actor } & T;
+
+/** The caller's tree access in an account when it may view there; anything else is not found. */
+const viewerAccess = async (ctx: AppContext, actor: Actor, accountId: number, thing: string) => {
+  try {
+    const access = await treeAccess(ctx.db, actor, { id: accountId });
+    if (access.permissions.has('canView')) return access;
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status !== 404) throw error;
+  }
+  throw notFound(thing);
+};
+
+const requireMedia = async (ctx: AppContext, actor: Actor, id: number) => {
+  const row = await repo.findMedia(ctx.db, id);
+  if (!row) throw notFound('Media');
+  return { row, access: await viewerAccess(ctx, actor, row.accountId, 'Media') };
+};
+
+/** A stored file under DATA_DIR, or undefined when the path would leave it or the file is gone. */
+const storedFile = async (dataDir: string, relativePath: string) => {
+  const root = path.resolve(dataDir);
+  const file = path.resolve(root, relativePath);
+  if (!file.startsWith(root + path.sep)) return undefined;
+  const stat = await fs.promises.stat(file).catch(() => undefined);
+  return stat?.isFile() ? { root, relativePath: path.relative(root, file), stat } : undefined;
+};
+
+/** GET /api/media/{id}: what the player needs (spec3 §3 Player media info). */
+export const mediaInfo = async ({ ctx, actor, id }: Call<{ id: number }>): Promise<PlayerMediaInfo> => {
+  const { row, access } = await requireMedia(ctx, actor, id);
+  return {
+    name: row.name,
+    mediaId: row.id,
+    edl: row.edl ? { ...row.edl, id: row.id } : null,
+    type: row.type,
+    duration: row.duration,
+    proxyWidth: row.width,
+    proxyHeight: row.height,
+    accountName: access.account.name,
+    accountId: row.accountId,
+    exportEnabled: access.permissions.has('canEdit'),
+  };
+};
+
+/** GET /api/media/{id}/content: where the media's file is, for a ranged file answer. */
+export const mediaFile = async ({ ctx, actor, id, accountId }: Call<{ id: number; accountId?: number }>) => {
+  const { row } = await requireMedia(ctx, actor, id);
+  if (accountId !== undefined && accountId !== row.accountId) throw notFound('Media');
+  const file = row.storagePath ? await storedFile(ctx.config.dataDir, row.storagePath) : undefined;
+  if (!file) throw notFound('Media file');
+  return { ...file, contentType: row.contentType };
+};
+
+/**
+ * GET /api/thumbs/{thumbId}/image.jpg: the stored JPEG and its ETag (the file never changes, so its path
+ * names it); image is null when the client's copy is current.
+ */
+export const thumbImage = async ({
+  ctx,
+  actor,
+  id,
+  ifNoneMatch,
+}: Call<{ id: number; ifNoneMatch?: string }>) => {
+  const thumb = await repo.findThumb(ctx.db, id);
+  if (!thumb) throw notFound('Thumbnail');
+  await viewerAccess(ctx, actor, thumb.accountId, 'Thumbnail');
+  const etag = `"${createHash('sha256').update(`${thumb.id}|${thumb.storagePath}`).digest('base64url').slice(0, 27)}"`;
+  if (ifNoneMatch === etag) return { etag, image: null };
+  const file = await storedFile(ctx.config.dataDir, thumb.storagePath);
+  if (!file) throw notFound('Thumbnail');
+  return { etag, image: await fs.promises.readFile(path.join(file.root, file.relativePath)) };
+};

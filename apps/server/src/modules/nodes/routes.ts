@@ -1,0 +1,176 @@
+import send from '@fastify/send';
+import {
+  API_VERSION_HEADER,
+  API_VERSIONS,
+  ERROR_CODES,
+  idParamSchema,
+  MSG_API_VERSION,
+  nodeDetailsSchema,
+  nodePostSchema,
+  nodeSchema,
+  nodesQuerySchema,
+  nodesResponseSchema,
+  nodesTransferSchema,
+  nodesTransferTypeSchema,
+  playerMediaInfoSchema,
+  resultsOf,
+  transferResultSchema,
+  transferTypesSchema,
+} from '@media/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { type AppServices, requireActor } from '../../app.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
+import { results } from '../../platform/http/envelope.ts';
+import * as service from './service.ts';
+
+/**
+ * Node calls send X-Api-Version (spec3 §7); a version this server does not support is a 400 code
+ * apiversion. A call without the header is served, so an <img> or a <video> can load a file.
+ */
+const checkApiVersion = async (request: FastifyRequest) => {
+  const sent = request.headers[API_VERSION_HEADER.toLowerCase()];
+  if (typeof sent === 'string' && !API_VERSIONS.supported.includes(sent))
+    throw new AppError(ERROR_CODES.apiVersion, `${MSG_API_VERSION}: ${sent}`);
+};
+
+const thumbParamsSchema = z.object({ thumbId: z.coerce.number().int().positive() });
+const contentQuerySchema = z.object({ accountId: z.coerce.number().int().positive().optional() });
+
+/** The media tree (nodes, transfers), player media info, media files and thumbnails (spec3 §7). */
+export const registerNodeRoutes = (fastify: FastifyInstance, ctx: AppContext, _services: AppServices) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['media tree'];
+
+  app.get(
+    '/nodes',
+    {
+      onRequest: checkApiVersion,
+      schema: {
+        tags,
+        description:
+          'The node at path, its ancestors and a page of its children (or, with search clauses, its matching descendants); with getDetails=1&id={editor node id} the node with its media and edl',
+        querystring: nodesQuerySchema,
+        response: { 200: z.union([nodesResponseSchema, resultsOf(nodeDetailsSchema)]) },
+      },
+    },
+    async (request) => {
+      const actor = requireActor(request);
+      const { query } = request;
+      if (query.getDetails && query.id !== undefined)
+        return results(await service.nodeDetails({ ctx, actor, id: query.id }));
+      return service.listNodes({ ctx, actor, query });
+    },
+  );
+  app.post(
+    '/nodes',
+    {
+      onRequest: checkApiVersion,
+      schema: {
+        tags,
+        description:
+          'Create a folder, clip (edl) or sequence (parentPath…), set a metadata field (key, value, accountId, path), save folder permissions (path, permissions) or rename (path, name)',
+        body: nodePostSchema,
+        response: { 200: resultsOf(nodeSchema) },
+      },
+    },
+    async (request) =>
+      results(await service.postNode({ ctx, actor: requireActor(request), body: request.body })),
+  );
+  app.post(
+    '/nodesTransferType',
+    {
+      onRequest: checkApiVersion,
+      schema: {
+        tags,
+        description: 'Which transfers (move, copy) the caller may make from the sources to the destination',
+        body: nodesTransferTypeSchema,
+        response: { 200: resultsOf(transferTypesSchema) },
+      },
+    },
+    async (request) =>
+      results(await service.transferTypes({ ctx, actor: requireActor(request), ...request.body })),
+  );
+  app.post(
+    '/nodesTransfer',
+    {
+      onRequest: checkApiVersion,
+      schema: {
+        tags,
+        description:
+          'Move or copy nodes (with their subtrees) into a folder of the same account, all or nothing',
+        body: nodesTransferSchema,
+        response: { 200: resultsOf(transferResultSchema) },
+      },
+    },
+    async (request) =>
+      results(await service.transfer({ ctx, actor: requireActor(request), ...request.body })),
+  );
+  app.get(
+    '/media/:id',
+    {
+      onRequest: checkApiVersion,
+      schema: {
+        tags,
+        description: 'What the player needs to play a piece of media (viewers of its account)',
+        params: idParamSchema,
+        response: { 200: resultsOf(playerMediaInfoSchema) },
+      },
+    },
+    async (request) =>
+      results(await service.mediaInfo({ ctx, actor: requireActor(request), id: request.params.id })),
+  );
+  app.get(
+    '/media/:id/content',
+    {
+      onRequest: checkApiVersion,
+      schema: {
+        tags,
+        description: "The media's file, with byte ranges (viewers of its account); 404 when it has none",
+        params: idParamSchema,
+        querystring: contentQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const file = await service.mediaFile({
+        ctx,
+        actor: requireActor(request),
+        id: request.params.id,
+        accountId: request.query.accountId,
+      });
+      const answer = await send(request.raw, file.relativePath, {
+        root: file.root,
+        dotfiles: 'allow',
+        cacheControl: false,
+        acceptRanges: true,
+      });
+      if (answer.type !== 'file') throw notFound('Media file');
+      reply.status(answer.statusCode).headers(answer.headers).header('cache-control', 'private, no-cache');
+      if (file.contentType && answer.statusCode !== 416) reply.type(file.contentType);
+      return reply.send(answer.stream);
+    },
+  );
+  app.get(
+    '/thumbs/:thumbId/image.jpg',
+    {
+      onRequest: checkApiVersion,
+      schema: {
+        tags,
+        description: 'A node thumbnail as image/jpeg, with an ETag (304 when current)',
+        params: thumbParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const { etag, image } = await service.thumbImage({
+        ctx,
+        actor: requireActor(request),
+        id: request.params.thumbId,
+        ifNoneMatch: request.headers['if-none-match'],
+      });
+      reply.header('cache-control', 'private, no-cache').header('etag', etag);
+      return image ? reply.type('image/jpeg').send(image) : reply.status(304).send();
+    },
+  );
+};
