@@ -20,6 +20,13 @@ export const router = createBrowserRouter([
     }),
   },
   {
+    // The embedded video player (spec3 §2) fills the floating player's frame: no shell around it.
+    path: '/accounts/:accountId/reactvideoplayer',
+    lazy: async () => ({
+      Component: (await import('../features/player/EmbeddedPlayerPage.tsx')).EmbeddedPlayerPage,
+    }),
+  },
+  {
     path: '/',
     Component: Shell,
     children: [

@@ -1,0 +1,201 @@
+import { ActionIcon, Box, Button, CloseButton, Group, Paper, Text, Tooltip } from '@mantine/core';
+import {
+  type ClipMarks,
+  embeddedPlayerPath,
+  PLAYER_DELAY_MS,
+  PLAYER_MESSAGES,
+  PLAYER_MIN_SIZE,
+  PLAYER_MINIMISED_SIZE,
+  PLAYER_WINDOW_OFFSET_X,
+  PLAYER_WINDOW_OFFSET_Y,
+  type PlayerCommand,
+  type PlayerMediaInfo,
+} from '@media/contract';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Rnd } from 'react-rnd';
+import { showAlert } from '../../ui/alerts.tsx';
+import { ClipNamingDialog } from './ClipNamingDialog.tsx';
+import type { OpenPlayerRequest } from './player-store.ts';
+import {
+  fittedPlayerSize,
+  initialPlayerSize,
+  PLAYER_POSITION,
+  readPlayerEvent,
+  readyCommands,
+  type Size,
+  sourceCommand,
+  windowSize,
+} from './player-window.ts';
+
+type Props = { request: OpenPlayerRequest; info: PlayerMediaInfo; onClose: () => void };
+
+/** The side padding is half the horizontal offset; the title bar takes the rest of the vertical one. */
+const SIDE = PLAYER_WINDOW_OFFSET_X / 2;
+const TITLE_BAR = PLAYER_WINDOW_OFFSET_Y - SIDE;
+const viewport = (): Size => ({ width: window.innerWidth, height: window.innerHeight });
+
+/**
+ * The floating player (spec3 §2, §4 Player): a draggable, resizable window titled with the media name that
+ * frames the embedded player. After the frame loads it sends loadSource 1 s later and controlsMode 'editor'
+ * 1 s after that; when the player is ready it fits the window and plays. Export asks the player for its in
+ * and out points; the clipping it answers opens the clip naming dialog.
+ */
+export const FloatingPlayer = ({ request, info, onClose }: Props) => {
+  const frame = useRef<HTMLIFrameElement>(null);
+  const timers = useRef<number[]>([]);
+  const [size, setSize] = useState<Size>(() => initialPlayerSize(info, viewport()));
+  const [position, setPosition] = useState<{ x: number; y: number }>(PLAYER_POSITION);
+  const [minimised, setMinimised] = useState(false);
+  const [moving, setMoving] = useState(false);
+  const [clip, setClip] = useState<ClipMarks | null>(null);
+  const name = request.name ?? info.name;
+  const start = request.start ?? info.start;
+
+  const post = useCallback((command: PlayerCommand) => {
+    frame.current?.contentWindow?.postMessage(command, window.location.origin);
+  }, []);
+
+  const clearTimers = useCallback(() => {
+    for (const timer of timers.current) window.clearTimeout(timer);
+    timers.current = [];
+  }, []);
+  useEffect(() => clearTimers, [clearTimers]);
+
+  const onFrameLoad = () => {
+    clearTimers();
+    const source = sourceCommand(info);
+    if (!source) {
+      showAlert({ type: 'danger', text: PLAYER_MESSAGES.openFailed(PLAYER_MESSAGES.mediaLoadFailed) });
+      return;
+    }
+    timers.current.push(
+      window.setTimeout(() => {
+        post(source);
+        timers.current.push(
+          window.setTimeout(() => post({ type: 'controlsMode', mode: 'editor' }), PLAYER_DELAY_MS),
+        );
+      }, PLAYER_DELAY_MS),
+    );
+  };
+
+  useEffect(() => {
+    const listener = (event: MessageEvent) => {
+      const message = readPlayerEvent(event, frame.current?.contentWindow ?? null, window.location.origin);
+      if (!message) return;
+      if (message.type === 'jsplayerReady') {
+        const video = {
+          width: message.videoWidth || (info.proxyWidth ?? 0),
+          height: message.videoHeight || (info.proxyHeight ?? 0),
+        };
+        setSize(fittedPlayerSize(video, viewport()));
+        for (const command of readyCommands(start)) post(command);
+      } else if (message.type === 'errorLoadingMedia') {
+        showAlert({ type: 'danger', text: PLAYER_MESSAGES.openFailed(message.reason) });
+      } else {
+        const { type: _type, ...marks } = message;
+        setClip(marks);
+      }
+    };
+    window.addEventListener('message', listener);
+    return () => window.removeEventListener('message', listener);
+  }, [info, start, post]);
+
+  const shown = windowSize(size, minimised);
+  // The player page learns the size of its video area, as the spec's windowSize message says.
+  useEffect(() => {
+    post({
+      type: 'windowSize',
+      width: shown.width - PLAYER_WINDOW_OFFSET_X,
+      height: shown.height - PLAYER_WINDOW_OFFSET_Y,
+    });
+  }, [post, shown.width, shown.height]);
+
+  const minimum = minimised ? PLAYER_MINIMISED_SIZE : PLAYER_MIN_SIZE;
+  return (
+    <>
+      <Rnd
+        size={shown}
+        position={position}
+        minWidth={minimum.width}
+        minHeight={minimum.height}
+        bounds="parent"
+        dragHandleClassName="floating-player-title"
+        enableResizing={!minimised}
+        onDragStart={() => setMoving(true)}
+        onDragStop={(_event, where) => {
+          setMoving(false);
+          setPosition({ x: where.x, y: where.y });
+        }}
+        onResizeStart={() => setMoving(true)}
+        onResizeStop={(_event, _direction, element, _delta, where) => {
+          setMoving(false);
+          setSize({ width: element.offsetWidth, height: element.offsetHeight });
+          setPosition(where);
+        }}
+        style={{ pointerEvents: 'auto' }}
+      >
+        <Paper
+          shadow="xl"
+          withBorder
+          radius="sm"
+          h="100%"
+          p={0}
+          bg="dark.8"
+          style={{ display: 'flex', flexDirection: 'column', overflow: 'hidden' }}
+          role="dialog"
+          aria-label={name}
+          data-testid="floating-player"
+          data-minimised={minimised || undefined}
+        >
+          <Group
+            className="floating-player-title"
+            h={TITLE_BAR}
+            px={SIDE * 2}
+            gap="xs"
+            wrap="nowrap"
+            style={{ cursor: 'move', flexShrink: 0 }}
+          >
+            <Text c="gray.1" fw={600} size="sm" truncate="end" style={{ flex: 1 }} title={name}>
+              {name}
+            </Text>
+            {info.exportEnabled && !minimised && (
+              <Button size="compact-xs" variant="light" onClick={() => post({ type: 'requestInOutPoints' })}>
+                {PLAYER_MESSAGES.exportButton}
+              </Button>
+            )}
+            <Tooltip label={minimised ? PLAYER_MESSAGES.restore : PLAYER_MESSAGES.minimise}>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                aria-label={minimised ? PLAYER_MESSAGES.restore : PLAYER_MESSAGES.minimise}
+                onClick={() => setMinimised((now) => !now)}
+              >
+                {minimised ? '□' : '–'}
+              </ActionIcon>
+            </Tooltip>
+            <CloseButton aria-label={PLAYER_MESSAGES.close} onClick={onClose} />
+          </Group>
+          <Box px={SIDE} pb={SIDE} style={{ flex: 1, minHeight: 0 }}>
+            <iframe
+              ref={frame}
+              src={embeddedPlayerPath(info.accountId, info.accountName)}
+              title={name}
+              onLoad={onFrameLoad}
+              allow="autoplay; fullscreen"
+              style={{
+                width: '100%',
+                height: '100%',
+                border: 0,
+                display: 'block',
+                background: 'black',
+                // A frame under the pointer would swallow the drag and resize moves.
+                pointerEvents: moving ? 'none' : 'auto',
+              }}
+            />
+          </Box>
+        </Paper>
+      </Rnd>
+      <ClipNamingDialog marks={clip} mediaName={name} path={request.path} onClose={() => setClip(null)} />
+    </>
+  );
+};
