@@ -151,7 +151,8 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
   });
   app.addHook('onSend', async (_request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
-    reply.header('x-frame-options', 'DENY');
+    // Same origin, not DENY: the floating player frames the embedded video player page (spec3 §2).
+    reply.header('x-frame-options', 'SAMEORIGIN');
     reply.header('referrer-policy', 'same-origin');
   });
 
