@@ -1,0 +1,88 @@
+import type { PlayerMediaInfo } from '@media/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type ErrorBody, type TestApp, testDriver } from './harness.ts';
+import { makeNodesWorld, type NodesWorld, VERSION_HEADERS } from './nodes-world.ts';
+
+describe(`media info, media files and thumbnails (${testDriver()})`, () => {
+  let t: TestApp;
+  let w: NodesWorld;
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    w = await makeNodesWorld(t);
+  });
+  afterAll(() => t.close());
+
+  it('gives the player its media info; export only for editors', async () => {
+    const answer = await w.editor.client.get<{ results: PlayerMediaInfo }>(
+      `/api/media/${w.clipMedia.id}`,
+      VERSION_HEADERS,
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body.results).toEqual({
+      name: 'Clip A',
+      mediaId: w.clipMedia.id,
+      edl: null,
+      type: 'media',
+      duration: 12.5,
+      proxyWidth: 640,
+      proxyHeight: 360,
+      accountName: w.account.name,
+      accountId: w.account.id,
+      exportEnabled: true,
+    });
+    const viewer = await w.viewer.client.get<{ results: PlayerMediaInfo }>(`/api/media/${w.clipMedia.id}`);
+    expect(viewer.body.results.exportEnabled).toBe(false);
+  });
+
+  it('hides media from strangers and other accounts', async () => {
+    const status = async (client: typeof w.editor.client, url: string) => (await client.get(url)).status;
+    expect(await status(w.outsider.client, `/api/media/${w.clipMedia.id}`)).toBe(404);
+    expect(await status(w.editor.client, `/api/media/${w.otherMedia.id}`)).toBe(404);
+    expect(await status(w.editor.client, '/api/media/999999')).toBe(404);
+    expect(await status(t.client(), `/api/media/${w.clipMedia.id}`)).toBe(401);
+    const notFound = await w.editor.client.get<ErrorBody>(`/api/media/${w.otherMedia.id}`);
+    expect(notFound.body.error.message).toBe('Media not found');
+  });
+
+  it('serves the media file whole and by byte range', async () => {
+    const whole = await w.viewer.client.get(`/api/media/${w.clipMedia.id}/content`);
+    expect(whole.status).toBe(200);
+    expect(whole.headers['content-type']).toBe('video/mp4');
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    expect(whole.raw.rawPayload.equals(w.videoBytes)).toBe(true);
+    const part = await w.viewer.client.get(`/api/media/${w.clipMedia.id}/content?accountId=${w.account.id}`, {
+      range: 'bytes=100-199',
+    });
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 100-199/${w.videoBytes.length}`);
+    expect(part.raw.rawPayload.equals(w.videoBytes.subarray(100, 200))).toBe(true);
+  });
+
+  it('answers 404 for media without a file, another accountId or strangers', async () => {
+    const status = async (client: typeof w.editor.client, url: string) => (await client.get(url)).status;
+    expect(await status(w.editor.client, `/api/media/${w.fileless.id}/content`)).toBe(404);
+    expect(
+      await status(w.editor.client, `/api/media/${w.clipMedia.id}/content?accountId=${w.otherAccount.id}`),
+    ).toBe(404);
+    expect(await status(w.outsider.client, `/api/media/${w.clipMedia.id}/content`)).toBe(404);
+    expect(await status(t.client(), `/api/media/${w.clipMedia.id}/content`)).toBe(401);
+  });
+
+  it('serves a thumbnail with an ETag, and 304 when the copy is current', async () => {
+    const url = `/api/thumbs/${w.thumb.id}/image.jpg`;
+    const first = await w.viewer.client.get(url);
+    expect(first.status).toBe(200);
+    expect(first.headers['content-type']).toBe('image/jpeg');
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    expect(first.raw.rawPayload.equals(w.jpeg)).toBe(true);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^".+"$/);
+    const again = await w.viewer.client.get(url, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.headers.etag).toBe(etag);
+    expect((await w.outsider.client.get(url)).status).toBe(404);
+    expect((await w.editor.client.get('/api/thumbs/999999/image.jpg')).status).toBe(404);
+    expect((await t.client().get(url)).status).toBe(401);
+  });
+});
