@@ -1,9 +1,8 @@
-import { PLAYER_MESSAGES } from '@media/contract';
-import { useEffect } from 'react';
-import { showAlert } from '../../ui/alerts.tsx';
-import { FloatingPlayer } from './FloatingPlayer.tsx';
-import { usePlayerMediaInfo } from './player-queries.ts';
-import { closePlayer, type OpenPlayerRequest, usePlayer } from './player-store.ts';
+import { lazy, Suspense } from 'react';
+import { usePlayer } from './player-store.ts';
+
+/** The window, react-rnd and the player's calls load with the first player opened, not with the shell. */
+const PlayerLoader = lazy(async () => ({ default: (await import('./PlayerLoader.tsx')).PlayerLoader }));
 
 /** Above the page and its menus, below dialogs and toasts. */
 const PLAYER_LAYER_Z_INDEX = 190;
@@ -17,20 +16,9 @@ export const PlayerHost = () => {
   if (!player) return null;
   return (
     <div style={{ position: 'fixed', inset: 0, pointerEvents: 'none', zIndex: PLAYER_LAYER_Z_INDEX }}>
-      <PlayerLoader key={player.key} request={player} />
+      <Suspense fallback={null}>
+        <PlayerLoader key={player.key} request={player} />
+      </Suspense>
     </div>
   );
-};
-
-/** Fetches the player media info; a failure shows spec3 §8's player error and closes the player. */
-const PlayerLoader = ({ request }: { request: OpenPlayerRequest }) => {
-  const info = usePlayerMediaInfo(request.mediaId);
-  const { error } = info;
-  useEffect(() => {
-    if (!error) return;
-    showAlert({ type: 'danger', text: PLAYER_MESSAGES.openFailed(error.message) });
-    closePlayer();
-  }, [error]);
-  if (!info.data) return null;
-  return <FloatingPlayer request={request} info={info.data} onClose={closePlayer} />;
 };
