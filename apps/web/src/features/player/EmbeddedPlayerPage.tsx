@@ -6,6 +6,8 @@ import { timecode } from './player-frames.ts';
 import { useEmbeddedPlayer } from './useEmbeddedPlayer.ts';
 
 const EDITOR_BAR_HEIGHT = 40;
+/** Below this width (a minimised window) the in and out controls would not fit: only the video shows. */
+const EDITOR_BAR_MIN_WIDTH = 480;
 
 const typingIn = (target: EventTarget | null) =>
   target instanceof HTMLElement &&
@@ -21,6 +23,7 @@ export const EmbeddedPlayerPage = () => {
   const video = useRef<HTMLVideoElement>(null);
   const player = useEmbeddedPlayer(video, Number(accountId) || undefined);
   const editing = player.mode === 'editor';
+  const roomy = (player.windowSize?.width ?? window.innerWidth) >= EDITOR_BAR_MIN_WIDTH;
   const { mark } = player;
 
   useEffect(() => {
@@ -56,7 +59,7 @@ export const EmbeddedPlayerPage = () => {
         data-testid="player-video"
         {...player.videoEvents}
       />
-      {editing && (
+      {editing && roomy && (
         <Group
           h={EDITOR_BAR_HEIGHT}
           px="xs"
@@ -68,16 +71,23 @@ export const EmbeddedPlayerPage = () => {
           <Button size="compact-sm" variant="default" onClick={() => mark('inFrame')} title="I">
             {PLAYER_MESSAGES.markIn}
           </Button>
-          <Text size="xs" c="gray.3" ff="monospace" data-testid="player-in">
+          <Text size="xs" c="gray.3" ff="monospace" style={{ whiteSpace: 'nowrap' }} data-testid="player-in">
             {shown(player.marks.inFrame)}
           </Text>
           <Button size="compact-sm" variant="default" onClick={() => mark('outFrame')} title="O">
             {PLAYER_MESSAGES.markOut}
           </Button>
-          <Text size="xs" c="gray.3" ff="monospace" data-testid="player-out">
+          <Text size="xs" c="gray.3" ff="monospace" style={{ whiteSpace: 'nowrap' }} data-testid="player-out">
             {shown(player.marks.outFrame)}
           </Text>
-          <Text size="xs" c="gray.5" ff="monospace" ml="auto" data-testid="player-position">
+          <Text
+            size="xs"
+            c="gray.5"
+            ff="monospace"
+            ml="auto"
+            style={{ whiteSpace: 'nowrap' }}
+            data-testid="player-position"
+          >
             {timecode(player.currentFrame, player.fps)}
           </Text>
         </Group>

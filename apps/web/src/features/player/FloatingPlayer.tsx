@@ -27,11 +27,31 @@ import {
   windowSize,
 } from './player-window.ts';
 
+/** A bar to minimise, a square to restore. */
+const WindowIcon = ({ minimised }: { minimised: boolean }) => (
+  <svg
+    width="14"
+    height="14"
+    viewBox="0 0 14 14"
+    aria-hidden="true"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+  >
+    {minimised ? <rect x="2" y="2" width="10" height="10" /> : <line x1="2" y1="11" x2="12" y2="11" />}
+  </svg>
+);
+
 type Props = { request: OpenPlayerRequest; info: PlayerMediaInfo; onClose: () => void };
 
 /** The side padding is half the horizontal offset; the title bar takes the rest of the vertical one. */
 const SIDE = PLAYER_WINDOW_OFFSET_X / 2;
 const TITLE_BAR = PLAYER_WINDOW_OFFSET_Y - SIDE;
+const windowSizeCommand = (shown: Size): PlayerCommand => ({
+  type: 'windowSize',
+  width: shown.width - PLAYER_WINDOW_OFFSET_X,
+  height: shown.height - PLAYER_WINDOW_OFFSET_Y,
+});
 const viewport = (): Size => ({ width: window.innerWidth, height: window.innerHeight });
 
 /**
@@ -48,6 +68,9 @@ export const FloatingPlayer = ({ request, info, onClose }: Props) => {
   const [minimised, setMinimised] = useState(false);
   const [moving, setMoving] = useState(false);
   const [clip, setClip] = useState<ClipMarks | null>(null);
+  const shown = windowSize(size, minimised);
+  const shownRef = useRef(shown);
+  shownRef.current = shown;
   const name = request.name ?? info.name;
   const start = request.start ?? info.start;
 
@@ -72,7 +95,10 @@ export const FloatingPlayer = ({ request, info, onClose }: Props) => {
       window.setTimeout(() => {
         post(source);
         timers.current.push(
-          window.setTimeout(() => post({ type: 'controlsMode', mode: 'editor' }), PLAYER_DELAY_MS),
+          window.setTimeout(() => {
+            post({ type: 'controlsMode', mode: 'editor' });
+            post(windowSizeCommand(shownRef.current));
+          }, PLAYER_DELAY_MS),
         );
       }, PLAYER_DELAY_MS),
     );
@@ -100,15 +126,9 @@ export const FloatingPlayer = ({ request, info, onClose }: Props) => {
     return () => window.removeEventListener('message', listener);
   }, [info, start, post]);
 
-  const shown = windowSize(size, minimised);
   // The player page learns the size of its video area, as the spec's windowSize message says.
-  useEffect(() => {
-    post({
-      type: 'windowSize',
-      width: shown.width - PLAYER_WINDOW_OFFSET_X,
-      height: shown.height - PLAYER_WINDOW_OFFSET_Y,
-    });
-  }, [post, shown.width, shown.height]);
+  const { width, height } = shown;
+  useEffect(() => post(windowSizeCommand({ width, height })), [post, width, height]);
 
   const minimum = minimised ? PLAYER_MINIMISED_SIZE : PLAYER_MIN_SIZE;
   return (
@@ -166,14 +186,14 @@ export const FloatingPlayer = ({ request, info, onClose }: Props) => {
             <Tooltip label={minimised ? PLAYER_MESSAGES.restore : PLAYER_MESSAGES.minimise}>
               <ActionIcon
                 variant="subtle"
-                color="gray"
+                color="gray.3"
                 aria-label={minimised ? PLAYER_MESSAGES.restore : PLAYER_MESSAGES.minimise}
                 onClick={() => setMinimised((now) => !now)}
               >
-                {minimised ? '□' : '–'}
+                <WindowIcon minimised={minimised} />
               </ActionIcon>
             </Tooltip>
-            <CloseButton aria-label={PLAYER_MESSAGES.close} onClick={onClose} />
+            <CloseButton aria-label={PLAYER_MESSAGES.close} onClick={onClose} c="gray.3" />
           </Group>
           <Box px={SIDE} pb={SIDE} style={{ flex: 1, minHeight: 0 }}>
             <iframe
