@@ -29,3 +29,6 @@ export const closePlayer = () => playerStore.set(null);
 
 /** The open player (or null), and the calls that open and close it. */
 export const usePlayer = () => ({ player: useStore(playerStore), openPlayer, closePlayer });
+
+/** The open player, outside React. */
+export const playerState = () => playerStore.get();
