@@ -2,17 +2,21 @@ import { Anchor, Box, Button, Group, Text } from '@mantine/core';
 import { displayName, durationFilter, formatNodeDate, type MediaNode } from '@media/contract';
 import { useMemo } from 'react';
 import { DataTable, type DataTableColumn } from '../../ui/data-table/DataTable.tsx';
+import { NodeIcon } from './NodeIcon.tsx';
 
 const THUMB_WIDTH = 64;
 const THUMB_HEIGHT = 36;
 
-const TYPE_GLYPHS = { folder: '📁', source: '🎞', sequence: '🎬' } as const;
-
 /** The node's thumbnail (spec3 §3: /api/thumbs/{thumbId}/image.jpg), or its type's sign. */
 const Thumbnail = ({ node }: { node: MediaNode }) =>
   node.thumbId === null ? (
-    <Box w={THUMB_WIDTH} h={THUMB_HEIGHT} ta="center" fz="lg" aria-hidden>
-      {TYPE_GLYPHS[node.displayType]}
+    <Box
+      w={THUMB_WIDTH}
+      h={THUMB_HEIGHT}
+      c={node.displayType === 'folder' ? 'yellow.7' : 'dimmed'}
+      style={{ display: 'flex', alignItems: 'center', justifyContent: 'center' }}
+    >
+      <NodeIcon type={node.displayType} size={24} />
     </Box>
   ) : (
     <img
@@ -49,32 +53,26 @@ export const ChildrenTable = (props: ChildrenTableProps) => {
       {
         id: 'name',
         header: 'Name',
-        width: 260,
-        cell: (node) =>
-          node.type === 'folder' ? (
-            <Anchor component="button" type="button" size="sm" onClick={() => onOpenFolder(node.path)}>
-              {displayName(node.name)}
-            </Anchor>
-          ) : (
-            <Text size="sm" span>
-              {displayName(node.name)}
-            </Text>
-          ),
+        width: 300,
+        cell: (node) => (
+          <Box style={{ overflow: 'hidden' }}>
+            {node.type === 'folder' ? (
+              <Anchor component="button" type="button" size="sm" onClick={() => onOpenFolder(node.path)}>
+                {displayName(node.name)}
+              </Anchor>
+            ) : (
+              <Text size="sm" truncate>
+                {displayName(node.name)}
+              </Text>
+            )}
+            {searching && (
+              <Text size="xs" c="dimmed" truncate title={node.path}>
+                {node.path}
+              </Text>
+            )}
+          </Box>
+        ),
       },
-      ...(searching
-        ? [
-            {
-              id: 'path',
-              header: 'Path',
-              width: 280,
-              cell: (node: MediaNode) => (
-                <Text size="xs" c="dimmed" span title={node.path}>
-                  {node.path}
-                </Text>
-              ),
-            },
-          ]
-        : []),
       { id: 'type', header: 'Type', width: 100, cell: (node) => node.displayType },
       {
         id: 'created',

@@ -3,6 +3,7 @@ import { type ChildOrder, displayName } from '@media/contract';
 import type { KeyboardEvent } from 'react';
 import { useNodeListing } from '../../api/nodes.ts';
 import { childrenOf } from './listing-query.ts';
+import { NodeIcon } from './NodeIcon.tsx';
 import { treeKeyAction } from './tree-keys.ts';
 
 type TreeProps = {
@@ -87,6 +88,7 @@ const TreeFolder = ({ path, name, level, expandable, ...tree }: FolderProps) => 
         </UnstyledButton>
         <UnstyledButton
           tabIndex={-1}
+          aria-label={`Open ${name}`}
           onClick={() => {
             tree.onSelect(path);
             if (expandable && !open) tree.onToggle(path, true);
@@ -95,9 +97,14 @@ const TreeFolder = ({ path, name, level, expandable, ...tree }: FolderProps) => 
           px={4}
           style={{ flex: 1, minWidth: 0 }}
         >
-          <Text size="sm" truncate fw={selected ? 600 : undefined}>
-            📁 {name}
-          </Text>
+          <Group gap={6} wrap="nowrap">
+            <Box c="yellow.7" display="flex">
+              <NodeIcon type="folder" />
+            </Box>
+            <Text size="sm" truncate fw={selected ? 600 : undefined}>
+              {name}
+            </Text>
+          </Group>
         </UnstyledButton>
       </Group>
       {open && <FolderChildren {...tree} path={path} level={level} />}

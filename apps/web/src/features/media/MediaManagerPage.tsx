@@ -149,19 +149,21 @@ export const MediaManagerPage = () => {
         <Grid.Col span={{ base: 12, md: 9 }}>
           <Stack gap="sm">
             {current && (
-              <Breadcrumbs separator="›" aria-label="Folder path">
-                {breadcrumbsOf(current).map((crumb) => (
-                  <Anchor
-                    key={crumb.path}
-                    component="button"
-                    type="button"
-                    size="sm"
-                    onClick={() => select(crumb.path)}
-                  >
-                    {crumb.name}
-                  </Anchor>
-                ))}
-              </Breadcrumbs>
+              <nav aria-label="Folder path">
+                <Breadcrumbs separator="›">
+                  {breadcrumbsOf(current).map((crumb) => (
+                    <Anchor
+                      key={crumb.path}
+                      component="button"
+                      type="button"
+                      size="sm"
+                      onClick={() => select(crumb.path)}
+                    >
+                      {crumb.name}
+                    </Anchor>
+                  ))}
+                </Breadcrumbs>
+              </nav>
             )}
             <SearchBar search={search} onChange={setSearch} />
             {listing.isError && (

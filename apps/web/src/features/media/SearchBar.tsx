@@ -1,4 +1,4 @@
-import { Autocomplete, Button, Group, Pill, Stack, TextInput } from '@mantine/core';
+import { Autocomplete, Badge, Button, CloseButton, Group, Stack, TextInput } from '@mantine/core';
 import { NODE_SEARCH_CLAUSES_MAX } from '@media/contract';
 import { type FormEvent, useState } from 'react';
 import { DatePickerInput } from '../../ui/DateTimeInputs.tsx';
@@ -37,31 +37,35 @@ export const SearchBar = ({
 
   return (
     <Stack gap="xs" component="section" aria-label="Search">
-      <form onSubmit={add}>
-        <Group gap="xs" align="flex-end" wrap="wrap">
-          <Autocomplete
-            label="Search in"
-            description="Name, Any text or a metadata key"
-            data={KEY_CHOICES}
-            value={key}
-            onChange={setKey}
-            w={180}
-            size="xs"
-          />
-          <TextInput
-            label="Search value"
-            value={value}
-            onChange={(event) => setValue(event.currentTarget.value)}
-            w={200}
-            size="xs"
-          />
-          <Button type="submit" size="xs" disabled={full || !key.trim() || !value.trim()}>
-            Add clause
-          </Button>
+      <Group gap="xs" align="flex-end" wrap="wrap">
+        <form onSubmit={add}>
+          <Group gap="xs" align="flex-end" wrap="nowrap">
+            <Autocomplete
+              label="Search in"
+              placeholder="Name, Any text or a metadata key"
+              data={KEY_CHOICES}
+              value={key}
+              onChange={setKey}
+              w={150}
+              size="xs"
+            />
+            <TextInput
+              label="Search value"
+              value={value}
+              onChange={(event) => setValue(event.currentTarget.value)}
+              w={170}
+              size="xs"
+            />
+            <Button type="submit" size="xs" disabled={full || !key.trim() || !value.trim()}>
+              Add clause
+            </Button>
+          </Group>
+        </form>
+        <Group gap="xs" align="flex-end" wrap="nowrap">
           <DatePickerInput
             label="Created from"
             size="xs"
-            w={140}
+            w={130}
             value={search.createdFrom}
             maxDate={search.createdTo ?? undefined}
             onChange={(createdFrom) => onChange({ ...search, createdFrom })}
@@ -69,7 +73,7 @@ export const SearchBar = ({
           <DatePickerInput
             label="Created to"
             size="xs"
-            w={140}
+            w={130}
             value={search.createdTo}
             minDate={search.createdFrom ?? undefined}
             onChange={(createdTo) => onChange({ ...search, createdTo })}
@@ -86,20 +90,32 @@ export const SearchBar = ({
             Reset
           </Button>
         </Group>
-      </form>
+      </Group>
       {search.clauses.length > 0 && (
-        <Pill.Group aria-label="Search clauses">
+        <Group gap={6} aria-label="Search clauses" role="list">
           {search.clauses.map((clause) => (
-            <Pill
+            <Badge
               key={`${clause.key}\u0000${clause.value}`}
-              withRemoveButton
-              removeButtonProps={{ 'aria-label': `Remove ${clauseLabel(clause)}` }}
-              onRemove={() => onChange({ ...search, clauses: search.clauses.filter((c) => c !== clause) })}
+              role="listitem"
+              variant="light"
+              size="lg"
+              tt="none"
+              fw={500}
+              pr={4}
+              rightSection={
+                <CloseButton
+                  size="xs"
+                  aria-label={`Remove ${clauseLabel(clause)}`}
+                  onClick={() =>
+                    onChange({ ...search, clauses: search.clauses.filter((other) => other !== clause) })
+                  }
+                />
+              }
             >
               {clauseLabel(clause)}
-            </Pill>
+            </Badge>
           ))}
-        </Pill.Group>
+        </Group>
       )}
     </Stack>
   );

@@ -18,6 +18,7 @@ import { useNodeListing, useTransfer, useTransferTypes } from '../../api/nodes.t
 import { showAlert } from '../../ui/alerts.tsx';
 import { childrenOf } from './listing-query.ts';
 import { breadcrumbsOf } from './media-address.ts';
+import { NodeIcon } from './NodeIcon.tsx';
 
 const OPERATION_LABELS: Record<TransferOperation, string> = {
   move: 'Move',
@@ -88,19 +89,21 @@ export const TransferDialog = ({
           Destination folder
         </Text>
         {page && (
-          <Breadcrumbs separator="›" aria-label="Destination path">
-            {breadcrumbsOf(page).map((crumb) => (
-              <Anchor
-                key={crumb.path}
-                component="button"
-                type="button"
-                size="sm"
-                onClick={() => browse(crumb.path)}
-              >
-                {crumb.name}
-              </Anchor>
-            ))}
-          </Breadcrumbs>
+          <nav aria-label="Destination path">
+            <Breadcrumbs separator="›">
+              {breadcrumbsOf(page).map((crumb) => (
+                <Anchor
+                  key={crumb.path}
+                  component="button"
+                  type="button"
+                  size="sm"
+                  onClick={() => browse(crumb.path)}
+                >
+                  {crumb.name}
+                </Anchor>
+              ))}
+            </Breadcrumbs>
+          </nav>
         )}
         <ScrollArea.Autosize mah={260} type="auto">
           <nav aria-label="Destination folders">
@@ -118,7 +121,8 @@ export const TransferDialog = ({
             {folders.map((folder) => (
               <NavLink
                 key={folder.path}
-                label={`📁 ${displayName(folder.name)}`}
+                label={displayName(folder.name)}
+                leftSection={<NodeIcon type="folder" />}
                 onClick={() => browse(folder.path)}
                 disabled={srcPath.includes(folder.path)}
               />
