@@ -283,4 +283,43 @@ describe('media manager', () => {
     await page.waitForURL((url) => !url.searchParams.has('role'));
     await context.close();
   });
+
+  it("shows an account's media: thumbnails, durations, types and metadata with the field59 entry", async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'admin', E2E_ADMIN_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+
+    // A deep link opens the folder with its ancestors open in the tree.
+    await page.goto(
+      `${base}/accounts/evening-news/media?path=${encodeURIComponent('/evening-news/News/Today')}`,
+    );
+    const weather = row(page, '/evening-news/News/Today/Weather opener');
+    await weather.waitFor();
+    await tree(page).getByRole('treeitem', { name: 'Today', exact: true }).waitFor();
+    expect(
+      await tree(page).getByRole('treeitem', { name: 'News', exact: true }).getAttribute('aria-expanded'),
+    ).toBe('true');
+    await expect
+      .poll(() =>
+        weather
+          .locator('img')
+          .evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth),
+      )
+      .toBeGreaterThan(0);
+    await weather.getByText('6s', { exact: true }).waitFor();
+    await row(page, '/evening-news/News/Today/Bulletin sequence')
+      .getByText('sequence', { exact: true })
+      .waitFor();
+
+    await selectOnly(page, '/evening-news/News/Today/Weather opener');
+    const metadata = page.getByRole('region', { name: 'Metadata' });
+    await metadata.getByText('Metadata of Weather opener').waitFor();
+    await metadata.getByRole('button', { name: 'Edit location' }).getByText('London studio').waitFor();
+    await metadata.getByText('Field59 Key').waitFor();
+    await metadata.getByText('abc123').waitFor();
+    await closeNotifications(page);
+    await screenshots(page, 'media-demo-folder');
+    await context.close();
+  });
 });

@@ -23,7 +23,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useAccountByName } from '../../api/accounts.ts';
+import { ApiError } from '../../api/client.ts';
 import { nodesKey, useNodeListing } from '../../api/nodes.ts';
+import { showAlert } from '../../ui/alerts.tsx';
 import { accountSettingsPath } from '../accounts/AccountsTable.tsx';
 import { ActingRoleBanner } from './ActingRoleBanner.tsx';
 import { ChildrenTable } from './ChildrenTable.tsx';
@@ -90,6 +92,18 @@ export const MediaManagerPage = () => {
     },
     { live: true },
   );
+  // spec3 §8: a node load error is an alert too; 'timedOut' shows the server's message as a warning.
+  const loadError = listing.error;
+  useEffect(() => {
+    if (!loadError) return;
+    const timedOut = loadError instanceof ApiError && loadError.code === 'timedOut';
+    showAlert({
+      type: timedOut ? 'warning' : 'danger',
+      text: timedOut ? loadError.message : NODE_MESSAGES.fetchFailed(loadError.message),
+      source: 'nodes',
+    });
+  }, [loadError]);
+
   const pages = listing.data?.pages;
   const current = pages?.[0]?.results;
   const children = childrenOf(pages);
