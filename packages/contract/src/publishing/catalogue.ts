@@ -1,0 +1,213 @@
+import type { PublishModule } from './publishing.ts';
+
+const PROCESS_INPUTS = ['source-media', 'transcode', 'watermark', 'burn-subtitles'];
+
+const module = (
+  fields: Omit<PublishModule, 'form' | 'iconId' | 'nonSelectableInputModuleIds'> & Partial<PublishModule>,
+) => ({ form: null, iconId: null, nonSelectableInputModuleIds: [], ...fields }) satisfies PublishModule;
+
+/**
+ * The publish modules this product ships (spec3 §3 Publish module). A source feeds process modules, process
+ * modules feed each other or a destination, and post modules run after a destination.
+ */
+export const PUBLISH_MODULES: readonly PublishModule[] = [
+  module({
+    id: 'source-media',
+    name: 'Media source',
+    description: 'The media being published',
+    type: 'source',
+    selectable: false,
+    version: '1.0',
+    schema: [],
+    defaultInputModuleIds: [],
+    minInputModules: 0,
+    maxInputModules: 0,
+    selectableInputModuleIds: [],
+  }),
+  module({
+    id: 'as-is',
+    name: 'As is',
+    description: 'Publish the media without processing',
+    type: 'process',
+    selectable: true,
+    version: '1.0',
+    schema: [],
+    defaultInputModuleIds: ['source-media'],
+    minInputModules: 1,
+    maxInputModules: 1,
+    selectableInputModuleIds: ['source-media'],
+  }),
+  module({
+    id: 'transcode',
+    name: 'Transcode',
+    description: 'Encode the media to another format',
+    type: 'process',
+    selectable: true,
+    version: '2.1',
+    schema: [
+      {
+        name: 'format',
+        type: 'select',
+        label: 'Format',
+        required: true,
+        allowedValues: ['mp4', 'mov', 'webm'],
+        defaultValue: 'mp4',
+      },
+      {
+        name: 'videoBitrate',
+        type: 'integer',
+        label: 'Video bit rate (kbps)',
+        minValue: 200,
+        maxValue: 50_000,
+        defaultValue: 5000,
+      },
+    ],
+    defaultInputModuleIds: ['source-media'],
+    minInputModules: 1,
+    maxInputModules: 1,
+    selectableInputModuleIds: PROCESS_INPUTS,
+  }),
+  module({
+    id: 'watermark',
+    name: 'Watermark',
+    description: 'Burn a text into the picture',
+    type: 'process',
+    selectable: true,
+    version: '1.2',
+    schema: [
+      { name: 'text', type: 'text', label: 'Text', required: true, maxLength: 60 },
+      {
+        name: 'position',
+        type: 'select',
+        label: 'Position',
+        allowedValues: ['top-left', 'top-right', 'bottom-left', 'bottom-right'],
+        defaultValue: 'bottom-right',
+      },
+    ],
+    defaultInputModuleIds: ['source-media'],
+    minInputModules: 1,
+    maxInputModules: 1,
+    selectableInputModuleIds: PROCESS_INPUTS,
+  }),
+  module({
+    id: 'burn-subtitles',
+    name: 'Burn subtitles',
+    description: 'Burn the subtitles of a language into the picture',
+    type: 'process',
+    selectable: true,
+    version: '1.0',
+    schema: [
+      {
+        name: 'language',
+        type: 'select',
+        label: 'Language',
+        required: true,
+        allowedValues: ['en', 'fr', 'de', 'es', 'nb'],
+        valueLabels: { en: 'English', fr: 'French', de: 'German', es: 'Spanish', nb: 'Norwegian' },
+        defaultValue: 'en',
+      },
+    ],
+    defaultInputModuleIds: ['source-media'],
+    minInputModules: 1,
+    maxInputModules: 1,
+    selectableInputModuleIds: PROCESS_INPUTS,
+  }),
+  module({
+    id: 'folder-export',
+    name: 'Export to folder',
+    description: 'Write the result into a folder of the location',
+    type: 'destination',
+    selectable: true,
+    version: '1.0',
+    schema: [{ name: 'folder', type: 'text', label: 'Folder', required: true, maxLength: 200 }],
+    defaultInputModuleIds: ['as-is'],
+    minInputModules: 1,
+    maxInputModules: 4,
+    selectableInputModuleIds: ['as-is', 'transcode', 'watermark', 'burn-subtitles'],
+  }),
+  module({
+    id: 'youtube',
+    name: 'YouTube',
+    description: 'Upload to a YouTube channel',
+    type: 'destination',
+    selectable: true,
+    version: '3.0',
+    schema: [
+      { name: 'title', type: 'text', label: 'Title', required: true, maxLength: 100 },
+      { name: 'description', type: 'textarea', label: 'Description', maxLength: 5000 },
+      {
+        name: 'privacy',
+        type: 'select',
+        label: 'Privacy',
+        required: true,
+        allowedValues: ['public', 'unlisted', 'private'],
+        defaultValue: 'unlisted',
+      },
+      { name: 'connect', type: 'button', label: 'Connect account', action: 'connect' },
+    ],
+    defaultInputModuleIds: ['transcode'],
+    minInputModules: 1,
+    maxInputModules: 1,
+    selectableInputModuleIds: ['as-is', 'transcode', 'watermark', 'burn-subtitles'],
+  }),
+  module({
+    id: 'ftp',
+    name: 'FTP upload',
+    description: 'Send the result to an FTP server',
+    type: 'destination',
+    selectable: true,
+    version: '1.1',
+    schema: [
+      { name: 'host', type: 'text', label: 'Host', required: true, maxLength: 200 },
+      { name: 'username', type: 'text', label: 'User name', required: true, maxLength: 100 },
+      { name: 'password', type: 'password', label: 'Password', maxLength: 200 },
+      { name: 'directory', type: 'text', label: 'Directory', maxLength: 200, defaultValue: '/' },
+    ],
+    defaultInputModuleIds: ['as-is'],
+    minInputModules: 1,
+    maxInputModules: 4,
+    selectableInputModuleIds: ['as-is', 'transcode', 'watermark', 'burn-subtitles'],
+  }),
+  module({
+    id: 'webhook',
+    name: 'Webhook',
+    description: 'Tell another system that the media was published',
+    type: 'destination',
+    selectable: true,
+    version: '1.0',
+    schema: [{ name: 'url', type: 'url', label: 'Address', required: true, maxLength: 500 }],
+    defaultInputModuleIds: ['as-is'],
+    minInputModules: 1,
+    maxInputModules: 1,
+    selectableInputModuleIds: ['as-is', 'transcode'],
+  }),
+  module({
+    id: 'email-notify',
+    name: 'Email notification',
+    description: 'Mail someone when publishing has finished',
+    type: 'post',
+    selectable: true,
+    version: '1.0',
+    schema: [{ name: 'to', type: 'emailAddress', label: 'Send to', required: true, maxLength: 200 }],
+    defaultInputModuleIds: [],
+    minInputModules: 1,
+    maxInputModules: 1,
+    selectableInputModuleIds: ['folder-export', 'youtube', 'ftp', 'webhook'],
+  }),
+];
+
+export const publishModule = (id: string) => PUBLISH_MODULES.find((candidate) => candidate.id === id);
+
+/** The versions an edge server has installed: the modules that can run next to the media. */
+export const EDGE_INSTALLED_MODULES: Readonly<Record<string, string>> = {
+  'source-media': '1.0',
+  'as-is': '1.0',
+  transcode: '2.0',
+  'folder-export': '1.0',
+  'email-notify': '1.0',
+};
+
+/** The cloud runs every module at its current version. */
+export const CLOUD_INSTALLED_MODULES: Readonly<Record<string, string>> = Object.fromEntries(
+  PUBLISH_MODULES.map((candidate) => [candidate.id, candidate.version]),
+);
