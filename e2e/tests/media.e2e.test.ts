@@ -1,4 +1,10 @@
-import { formatPickerDate, type MediaNode, NODE_MESSAGES, type NodeListing } from '@media/contract';
+import {
+  formatPickerDate,
+  type MediaNode,
+  NODE_FETCH_LIMIT,
+  NODE_MESSAGES,
+  type NodeListing,
+} from '@media/contract';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { choose, E2E_ADMIN_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
@@ -320,6 +326,48 @@ describe('media manager', () => {
     await metadata.getByText('abc123').waitFor();
     await closeNotifications(page);
     await screenshots(page, 'media-demo-folder');
+    await context.close();
+  });
+
+  it('pages a large folder by nextChildOffset and shows a change made elsewhere at once', async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'admin', E2E_ADMIN_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    const createFolder = async (parentPath: string, name: string) => {
+      const response = await context.request.post(`${base}/api/nodes`, {
+        data: { parentPath, type: 'folder', name },
+        headers: await csrf(context),
+      });
+      expect(response.status(), await response.text()).toBe(200);
+    };
+    const many = '/documentaries/Many';
+    await createFolder('/documentaries', 'Many');
+    for (let index = 1; index <= NODE_FETCH_LIMIT + 5; index += 1)
+      await createFolder(many, `Reel ${String(index).padStart(3, '0')}`);
+
+    await page.goto(`${base}/accounts/documentaries/media?path=${encodeURIComponent(many)}`);
+    const count = page.getByTestId('children-count');
+    await count.getByText(`${NODE_FETCH_LIMIT} of ${NODE_FETCH_LIMIT + 5}`).waitFor();
+    const table = count.locator('..');
+    await table.getByRole('button', { name: 'Load more' }).click();
+    await count.getByText(`${NODE_FETCH_LIMIT + 5} of ${NODE_FETCH_LIMIT + 5}`).waitFor();
+    expect(await table.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+
+    // The tree pages the folder's sub-folders the same way.
+    const branch = tree(page).getByRole('treeitem', { name: 'Many', exact: true });
+    await branch
+      .getByRole('treeitem')
+      .nth(NODE_FETCH_LIMIT - 1)
+      .waitFor();
+    expect(await branch.getByRole('treeitem').count()).toBe(NODE_FETCH_LIMIT);
+    await branch.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => branch.getByRole('treeitem').count()).toBe(NODE_FETCH_LIMIT + 5);
+
+    // A folder made elsewhere (another session, here the API) shows without a reload.
+    await createFolder(many, 'Made elsewhere');
+    await count.getByText(`${NODE_FETCH_LIMIT + 6} of ${NODE_FETCH_LIMIT + 6}`).waitFor();
+    await branch.getByRole('treeitem', { name: 'Made elsewhere' }).waitFor();
     await context.close();
   });
 });

@@ -138,7 +138,11 @@ export const TransferDialog = ({
           <Text size="sm" c="dimmed">
             {page ? page.node.path : at}
           </Text>
-          <Button variant="light" onClick={choose} disabled={!page || destination === at}>
+          <Button
+            variant="light"
+            onClick={choose}
+            disabled={!page || listing.isPlaceholderData || destination === at}
+          >
             Choose this folder
           </Button>
         </Group>
