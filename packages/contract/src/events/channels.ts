@@ -33,6 +33,8 @@ export const CHANNELS = {
   /** Endpoints assigned to an account (its arrivals pages list them). */
   accountEndpoints: (accountId: number) => `accounts/${accountId}/endpoints`,
   arrivalsFolders: (accountId: number) => `accounts/${accountId}/arrivalsFolders`,
+  publishButtons: (scope: 'sites' | 'accounts', id: number) => `${scope}/${id}/publishButtons`,
+  publishIcons: (scope: 'sites' | 'accounts', id: number) => `${scope}/${id}/publishIcons`,
   /** One channel per account's queue, plus one per edge server for queues seen from the edge. */
   accountIngestQueue: (accountId: number) => `accounts/${accountId}/ingestQueue`,
   edgeIngestQueue: (edgeServerId: number) => `edgeServers/${edgeServerId}/ingestQueue`,

@@ -11,5 +11,6 @@ export * from '../../modules/nodes/tables.ts';
 export * from '../../modules/notifications/tables.ts';
 export * from '../../modules/organisation/tables.ts';
 export * from '../../modules/passwords/tables.ts';
+export * from '../../modules/publishing/tables.ts';
 export * from '../../modules/uploads/tables.ts';
 export * from '../../modules/users/tables.ts';

@@ -1,0 +1,91 @@
+import type { Phase, PublishLocationRef, RoleRestriction } from '@media/contract';
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+import { nodes } from '../nodes/tables.ts';
+import { accounts, sites } from '../organisation/tables.ts';
+
+/** An icon of an account's or a site's publishing buttons (exactly one of the two owns it). */
+export const publishIcons = pgTable(
+  'publish_icons',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer().references(() => accounts.id, { onDelete: 'cascade' }),
+    siteId: integer().references(() => sites.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    /** Relative to DATA_DIR; always a PNG the server made, so no uploaded script is ever served. */
+    storagePath: text().notNull(),
+    contentType: text().notNull().default('image/png'),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    check('publish_icons_one_owner', sql`(${t.accountId} is null) <> (${t.siteId} is null)`),
+    index('publish_icons_account_idx').on(t.accountId, t.id),
+    index('publish_icons_site_idx').on(t.siteId, t.id),
+  ],
+);
+
+/** A publishing button (spec3 §3) of an account or of a site: exactly one of the two owns it. */
+export const publishButtons = pgTable(
+  'publish_buttons',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer().references(() => accounts.id, { onDelete: 'cascade' }),
+    siteId: integer().references(() => sites.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    description: text().notNull().default(''),
+    /** Seconds published items are kept; null = Ever (spec3 §5 keep-for choices). */
+    keepFor: integer(),
+    enabled: boolean().notNull().default(true),
+    iconId: integer().references((): AnyPgColumn => publishIcons.id, { onDelete: 'set null' }),
+    phases: jsonb().$type<Phase[]>().notNull(),
+    /** Only what the managers restricted; a role not listed is allowed (a new button allows every role). */
+    restrictions: jsonb().$type<RoleRestriction[]>().notNull().default([]),
+    location: jsonb().$type<PublishLocationRef>().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** Trashed: kept for the Recycle Bin, never listed. */
+    deletedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    check('publish_buttons_one_owner', sql`(${t.accountId} is null) <> (${t.siteId} is null)`),
+    index('publish_buttons_account_name_idx').on(t.accountId, sql`lower(${t.name})`),
+    index('publish_buttons_site_name_idx').on(t.siteId, sql`lower(${t.name})`),
+    index('publish_buttons_icon_idx').on(t.iconId),
+  ],
+);
+
+/** A published item: one run of a button on a node of an account. */
+export const publishes = pgTable(
+  'publishes',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    buttonId: integer()
+      .notNull()
+      .references(() => publishButtons.id, { onDelete: 'cascade' }),
+    accountId: integer()
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    nodeId: integer().references((): AnyPgColumn => nodes.id, { onDelete: 'set null' }),
+    status: text().notNull().default('queued'),
+    options: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** In the Recycle Bin since then (a trashed button sends its items there). */
+    deletedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index('publishes_button_idx').on(t.buttonId, t.deletedAt),
+    index('publishes_account_idx').on(t.accountId, t.createdAt),
+    index('publishes_node_idx').on(t.nodeId),
+  ],
+);
