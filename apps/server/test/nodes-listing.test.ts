@@ -194,4 +194,18 @@ describe(`media tree listing (${testDriver()})`, () => {
     const theirs = editorNodeId(w.otherAccount.id, w.elsewhere.id, 'folder', null);
     expect((await listNodes(w.editor.client, { getDetails: '1', id: theirs })).status).toBe(404);
   });
+
+  it('documents its routes', async () => {
+    const doc = await t.client().get<{ paths: Record<string, unknown> }>('/api/openapi.json');
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/nodes',
+        '/api/nodesTransferType',
+        '/api/nodesTransfer',
+        '/api/media/{id}',
+        '/api/media/{id}/content',
+        '/api/thumbs/{thumbId}/image.jpg',
+      ]),
+    );
+  });
 });

@@ -57,6 +57,11 @@ describe(`media info, media files and thumbnails (${testDriver()})`, () => {
     expect(part.status).toBe(206);
     expect(part.headers['content-range']).toBe(`bytes 100-199/${w.videoBytes.length}`);
     expect(part.raw.rawPayload.equals(w.videoBytes.subarray(100, 200))).toBe(true);
+    const outside = await w.viewer.client.get(`/api/media/${w.clipMedia.id}/content`, {
+      range: 'bytes=9000-9100',
+    });
+    expect(outside.status).toBe(416);
+    expect(outside.headers['content-range']).toBe(`bytes */${w.videoBytes.length}`);
   });
 
   it('answers 404 for media without a file, another accountId or strangers', async () => {

@@ -7,16 +7,16 @@ export type NodeRow = typeof nodes.$inferSelect;
 
 /** The account's root node ('/', a folder named after the account), made on first use. */
 export const ensureAccountRoot = async (db: DbOrTx, accountId: number): Promise<NodeRow> => {
+  const existing = await findNodeByPath(db, accountId, '/');
+  if (existing) return existing;
   const [account] = await db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, accountId));
   if (!account) throw new Error(`account ${accountId} not found`);
+  // Two first requests may race; the unique path index lets one insert win.
   await db
     .insert(nodes)
     .values({ accountId, path: '/', name: account.name, type: 'folder' })
     .onConflictDoNothing({ target: [nodes.accountId, nodes.path] });
-  const [root] = await db
-    .select()
-    .from(nodes)
-    .where(and(eq(nodes.accountId, accountId), eq(nodes.path, '/')));
+  const root = await findNodeByPath(db, accountId, '/');
   if (!root) throw new Error('root node not created');
   return root;
 };

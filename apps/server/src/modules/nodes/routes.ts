@@ -146,6 +146,11 @@ export const registerNodeRoutes = (fastify: FastifyInstance, ctx: AppContext, _s
         cacheControl: false,
         acceptRanges: true,
       });
+      if (answer.type === 'error' && answer.statusCode === 416)
+        return reply
+          .status(416)
+          .header('content-range', answer.headers['Content-Range'])
+          .send({ error: { code: ERROR_CODES.validation, message: 'The range is outside the file' } });
       if (answer.type !== 'file') throw notFound('Media file');
       reply.status(answer.statusCode).headers(answer.headers).header('cache-control', 'private, no-cache');
       if (file.contentType && answer.statusCode !== 416) reply.type(file.contentType);
