@@ -20,7 +20,7 @@ import {
   NODE_MESSAGES,
 } from '@media/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useAccountByName } from '../../api/accounts.ts';
 import { ApiError } from '../../api/client.ts';
@@ -250,7 +250,7 @@ const FolderView = ({
   siteId: number | undefined;
   onSelectFolder: (path: string) => void;
   onTransferred: () => void;
-  children: React.ReactNode;
+  children: ReactNode;
 }) => {
   const focus = selectedNodes.length === 1 && selectedNodes[0] ? selectedNodes[0] : folder;
   return (
