@@ -3,6 +3,7 @@ import { BenchmarkFailure } from './failure.ts';
 import { runIngestQueueBenchmark } from './ingest-queue.ts';
 import { runListsBenchmark } from './lists.ts';
 import { runLongPollBenchmark } from './longpoll.ts';
+import { runNodesBenchmark } from './nodes.ts';
 import { runWebSizeBenchmark } from './web-size.ts';
 
 type Benchmark = { name: string; title: string; run: () => Promise<void> };
@@ -24,6 +25,11 @@ const benchmarks: Benchmark[] = [
     name: 'ingest-queue',
     title: 'Ingest queue: pages of 100, filtered and sorted, among 200k queue items',
     run: runIngestQueueBenchmark,
+  },
+  {
+    name: 'nodes',
+    title: 'Media tree: children pages and searches among 1M nodes',
+    run: runNodesBenchmark,
   },
 ];
 
