@@ -32,6 +32,7 @@ import { registerNodeRoutes } from './modules/nodes/routes.ts';
 import { registerNotificationRoutes } from './modules/notifications/routes.ts';
 import { registerOrganisationRoutes } from './modules/organisation/routes.ts';
 import { registerPasswordRoutes } from './modules/passwords/routes.ts';
+import { registerPublishingRoutes } from './modules/publishing/routes.ts';
 import { registerSessionRoutes } from './modules/sessions/routes.ts';
 import { registerStatusRoutes } from './modules/status/routes.ts';
 import { registerUploadRoutes } from './modules/uploads/routes.ts';
@@ -199,6 +200,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerNodeRoutes(api, ctx, services);
       registerStatusRoutes(api, ctx, services);
       await registerUploadRoutes(api, ctx, services);
+      await registerPublishingRoutes(api, ctx, services);
       await registerAgentRoutes(api, ctx, services);
     },
     { prefix: '/api' },

@@ -134,6 +134,8 @@ describe(`media tree listing (${testDriver()})`, () => {
     const viewerRoot = await listNodes(w.viewer.client, { path: w.p() });
     expect(names(viewerRoot.body.results.children)).toEqual(['Locked', 'Sport', 'News']);
     expect(viewerRoot.body.total).toBe(3);
+    // Hidden children are not counted either.
+    expect(viewerRoot.body.results.node.childCount).toBe(3);
     for (const path of [w.p('/Secret'), w.p('/Secret/Plan')]) {
       const hidden = await listNodes(w.viewer.client, { path });
       expect(hidden.status).toBe(404);

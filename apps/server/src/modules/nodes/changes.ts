@@ -14,7 +14,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { translateUniqueViolation } from '../../platform/db/errors.ts';
 import { badRequest, conflict, forbidden } from '../../platform/errors.ts';
 import { roles } from '../access/tables.ts';
-import { belowPattern, requireNodeAt, rightsAt, type TreeAccess, treeAccess } from './access.ts';
+import { belowPattern, hiddenPaths, requireNodeAt, rightsAt, type TreeAccess, treeAccess } from './access.ts';
 import { createNode } from './creation.ts';
 import { presentNode } from './presenter.ts';
 import * as repo from './repo.ts';
@@ -30,7 +30,7 @@ const OTHER_ACCOUNT_ID = 'accountId is not the account of path';
 /** The node as it is now (after a change), presented with fresh folder permissions. */
 const presentAgain = async (ctx: AppContext, actor: Actor, access: TreeAccess, id: number) => {
   const fresh = await treeAccess(ctx.db, actor, { id: access.account.id });
-  const [row] = await repo.findPresentable(ctx.db, eq(nodes.id, id));
+  const [row] = await repo.findPresentable(ctx.db, eq(nodes.id, id), hiddenPaths(fresh));
   if (!row) throw new Error('node vanished');
   return presentNode(row, fresh);
 };

@@ -15,7 +15,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { translateUniqueViolation } from '../../platform/db/errors.ts';
 import { AppError, badRequest, conflict, forbidden } from '../../platform/errors.ts';
 import { storeStream } from '../../platform/storage.ts';
-import { requireNodeAt } from './access.ts';
+import { hiddenPaths, requireNodeAt } from './access.ts';
 import { presentNode } from './presenter.ts';
 import * as repo from './repo.ts';
 import { media, nodes, thumbs } from './tables.ts';
@@ -134,7 +134,7 @@ export const createNode = async ({ ctx, actor, create }: Call<{ create: NodeCrea
     throw translateUniqueViolation(error, taken);
   }
   await ctx.publish(CHANNELS.nodes(accountId), [id, parent.id]);
-  const [row] = await repo.findPresentable(ctx.db, eq(nodes.id, id));
+  const [row] = await repo.findPresentable(ctx.db, eq(nodes.id, id), hiddenPaths(access));
   if (!row) throw new Error('node vanished');
   return presentNode(row, access);
 };

@@ -14,6 +14,7 @@ import { badRequest } from '../../platform/errors.ts';
 import {
   belowPattern,
   checkVisible,
+  hiddenPaths,
   innerPathChain,
   notHidden,
   requireNodeAt,
@@ -76,8 +77,9 @@ export const listNodes = async ({ ctx, actor, query }: Call<{ query: NodesQuery 
     order: query.childOrder === 'alphabetical' ? repo.ALPHABETICAL_ORDER : repo.TIME_ORDER,
     limit: query.limit,
     offset: query.nextChildOffset,
+    hidden: hiddenPaths(access),
   });
-  const chain = await repo.findChain(ctx.db, accountId, innerPathChain(node.path));
+  const chain = await repo.findChain(ctx.db, accountId, innerPathChain(node.path), hiddenPaths(access));
   const self = chain.at(-1);
   if (!self) throw new Error('node vanished');
   const nextOffset = query.nextChildOffset + page.rows.length;
@@ -115,6 +117,7 @@ export const nodeDetails = async ({ ctx, actor, id }: Call<{ id: string }>): Pro
   const [row] = await repo.findPresentable(
     ctx.db,
     and(eq(nodes.id, ref.nodeId), eq(nodes.accountId, ref.accountId)),
+    hiddenPaths(access),
   );
   const { node, rights } = checkVisible(access, row);
   const mediaRow = node.mediaId ? await repo.findMedia(ctx.db, node.mediaId) : undefined;

@@ -30,20 +30,30 @@ export const findNodeByPath = async (db: DbOrTx, accountId: number, path: string
   return row;
 };
 
-/** A node with what the presenter needs besides its own columns. */
-const presentable = {
+/**
+ * A node with what the presenter needs besides its own columns; children hidden from the caller (their
+ * inner paths in `hidden`) are not counted, so an empty-looking folder gives nothing away.
+ */
+const presentable = (hidden: readonly string[]) => ({
   ...getTableColumns(nodes),
-  childCount: sql<number>`(select count(*) from "nodes" as "child" where "child"."parent_id" = ${nodes.id})::int`,
+  childCount: sql<number>`(select count(*) from "nodes" as "child" where "child"."parent_id" = ${nodes.id}${
+    hidden.length
+      ? sql` and "child"."path" not in (${sql.join(
+          hidden.map((path) => sql`${path}`),
+          sql`, `,
+        )})`
+      : sql``
+  })::int`,
   duration: media.duration,
-};
+});
 export type PresentableRow = NodeRow & { childCount: number; duration: number | null };
 
-export const findPresentable = (db: DbOrTx, where: SQL | undefined) =>
-  db.select(presentable).from(nodes).leftJoin(media, eq(media.id, nodes.mediaId)).where(where);
+export const findPresentable = (db: DbOrTx, where: SQL | undefined, hidden: readonly string[] = []) =>
+  db.select(presentable(hidden)).from(nodes).leftJoin(media, eq(media.id, nodes.mediaId)).where(where);
 
 /** The nodes at these inner paths of an account, the root first. */
-export const findChain = async (db: DbOrTx, accountId: number, paths: string[]) =>
-  (await findPresentable(db, and(eq(nodes.accountId, accountId), inArray(nodes.path, paths)))).sort(
+export const findChain = async (db: DbOrTx, accountId: number, paths: string[], hidden: readonly string[]) =>
+  (await findPresentable(db, and(eq(nodes.accountId, accountId), inArray(nodes.path, paths)), hidden)).sort(
     (a, b) => a.path.length - b.path.length,
   );
 
@@ -53,9 +63,9 @@ export const ALPHABETICAL_ORDER = [asc(sql`lower(${nodes.name})`), asc(nodes.id)
 /** One page of nodes matching `where`, and how many match in all. */
 export const findPage = async (
   db: DbOrTx,
-  options: { where: SQL | undefined; order: SQL[]; limit: number; offset: number },
+  options: { where: SQL | undefined; order: SQL[]; limit: number; offset: number; hidden: readonly string[] },
 ) => {
-  const rows = await findPresentable(db, options.where)
+  const rows = await findPresentable(db, options.where, options.hidden)
     .orderBy(...options.order)
     .limit(options.limit)
     .offset(options.offset);
