@@ -1,0 +1,297 @@
+import '@xyflow/react/dist/style.css';
+import { List, Stack, Text } from '@mantine/core';
+import {
+  type Connection,
+  checkNetwork,
+  connectionRefusal,
+  moduleDisplayName,
+  NETWORK_NODE_BOX,
+  type PublishModule,
+  type PublishNetwork,
+} from '@media/contract';
+import {
+  Background,
+  Controls,
+  type Edge,
+  type FinalConnectionState,
+  type Connection as FlowConnection,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+} from '@xyflow/react';
+import { type KeyboardEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import { type ModuleFlowNode, ModuleNode } from './ModuleNode.tsx';
+import { NetworkToolbar } from './NetworkToolbar.tsx';
+import {
+  addModuleNode,
+  connect,
+  connectionRefusalText,
+  deleteNode,
+  hiddenSourceNode,
+  isRemovable,
+  isStratified,
+  layoutNetwork,
+  nodeType,
+  removeConnection,
+} from './network-layout.ts';
+import { useDelayedClick } from './useDelayedClick.ts';
+
+export type NetworkEditorProps = {
+  network: PublishNetwork;
+  modules: readonly PublishModule[];
+  onChange: (network: PublishNetwork, info: { stratified: boolean; problems: string[] }) => void;
+  readOnly?: boolean;
+  /** The card shows that node's options. */
+  onSelectNode?: (nodeLocalId: number | null) => void;
+};
+
+type Selection = { kind: 'node'; id: number } | { kind: 'edge'; pair: Connection } | null;
+
+const NODE_TYPES = { module: ModuleNode };
+const edgeId = ([from, to]: Connection) => `${from}-${to}`;
+const pairOfEdge = (id: string): Connection => {
+  const [from, to] = id.split('-').map(Number);
+  return [from as number, to as number];
+};
+
+/**
+ * spec3 §2 network mode of a publishing button: the phase's network drawn in four columns by module type,
+ * edited by dragging from an output handle to an input handle (spec3 §4 connection rule), a palette and a
+ * delete; the §5 problems are listed under the graph. A single click selects after the double-click delay.
+ */
+export const NetworkEditor = (props: NetworkEditorProps) => (
+  <ReactFlowProvider>
+    <NetworkEditorFlow {...props} />
+  </ReactFlowProvider>
+);
+
+const NetworkEditorFlow = ({
+  network,
+  modules,
+  onChange,
+  readOnly = false,
+  onSelectNode,
+}: NetworkEditorProps) => {
+  const [selection, setSelection] = useState<Selection>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const delayed = useDelayedClick();
+  const { fitView } = useReactFlow();
+
+  const hidden = hiddenSourceNode(network, modules);
+  const hiddenIds = useMemo(() => new Set(hidden === null ? [] : [hidden]), [hidden]);
+  const placements = useMemo(() => layoutNetwork(network, modules, hiddenIds), [network, modules, hiddenIds]);
+  const problems = useMemo(() => checkNetwork(network, modules), [network, modules]);
+  const nameOf = useCallback(
+    (id: number) => {
+      const node = network.nodes.find((candidate) => candidate.nodeLocalId === id);
+      return node ? moduleDisplayName(node.moduleId, modules) : String(id);
+    },
+    [network, modules],
+  );
+
+  // A selection the network no longer has (changed from outside) is dropped.
+  const selected: Selection =
+    selection?.kind === 'node' && network.nodes.some((node) => node.nodeLocalId === selection.id)
+      ? selection
+      : selection?.kind === 'edge' &&
+          network.connections.some(([a, b]) => a === selection.pair[0] && b === selection.pair[1])
+        ? selection
+        : null;
+
+  const select = useCallback(
+    (next: Selection) => {
+      setSelection(next);
+      onSelectNode?.(next?.kind === 'node' ? next.id : null);
+    },
+    [onSelectNode],
+  );
+
+  const emit = (next: PublishNetwork) =>
+    onChange(next, { stratified: isStratified(next, modules), problems: checkNetwork(next, modules) });
+
+  const nodes: ModuleFlowNode[] = placements.map((place) => {
+    const node = network.nodes.find((candidate) => candidate.nodeLocalId === place.nodeLocalId);
+    const type = node ? nodeType(modules, node) : null;
+    const label = nameOf(place.nodeLocalId);
+    return {
+      id: String(place.nodeLocalId),
+      type: 'module',
+      position: { x: place.x, y: place.y },
+      width: NETWORK_NODE_BOX.width,
+      height: NETWORK_NODE_BOX.height,
+      selected: selected?.kind === 'node' && selected.id === place.nodeLocalId,
+      ariaLabel: `${label} node ${place.nodeLocalId}`,
+      data: { label, type, hasInput: type !== 'source', hasOutput: type !== 'post' },
+    };
+  });
+  const edges: Edge[] = network.connections
+    .filter(([from, to]) => !hiddenIds.has(from) && !hiddenIds.has(to))
+    .map((pair) => ({
+      id: edgeId(pair),
+      source: String(pair[0]),
+      target: String(pair[1]),
+      selected: selected?.kind === 'edge' && edgeId(selected.pair) === edgeId(pair),
+      ariaLabel: `Connection from ${nameOf(pair[0])} to ${nameOf(pair[1])}`,
+    }));
+
+  const shownCount = nodes.length;
+  useEffect(() => {
+    // Keep every node in view as nodes come and go.
+    if (shownCount > 0) void fitView({ padding: 0.2 });
+  }, [shownCount, fitView]);
+
+  const tryConnect = (pair: Connection) => {
+    const result = connect(network, pair, modules);
+    setMessage(result.refusal);
+    if (result.refusal === null) emit(result.network);
+  };
+
+  const flowPair = (connection: FlowConnection | Edge): Connection => [
+    Number(connection.source),
+    Number(connection.target),
+  ];
+
+  const onConnectEnd = (_event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
+    // A drop on a handle the rule refused: say why.
+    if (state.isValid || !state.fromNode || !state.toNode || !state.fromHandle) return;
+    const ends = [Number(state.fromNode.id), Number(state.toNode.id)];
+    const pair = (state.fromHandle.type === 'source' ? ends : ends.reverse()) as Connection;
+    setMessage(connectionRefusalText(network, pair, modules));
+  };
+
+  const deletable =
+    readOnly || selected === null
+      ? null
+      : selected.kind === 'edge'
+        ? selected
+        : isRemovable(network, modules, selected.id)
+          ? selected
+          : null;
+
+  const deleteSelection = () => {
+    if (deletable === null) return;
+    setMessage(null);
+    select(null);
+    emit(
+      deletable.kind === 'edge'
+        ? removeConnection(network, deletable.pair)
+        : deleteNode(network, deletable.id, modules),
+    );
+  };
+
+  const addModule = (moduleId: string) => {
+    const added = addModuleNode(network, moduleId, modules);
+    setMessage(null);
+    emit(added.network);
+    select({ kind: 'node', id: added.nodeLocalId });
+  };
+
+  // Keyboard: Enter or Space on a focused node or connection selects it at once, Escape clears, Delete removes.
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const target = event.target as Element;
+    if (target.closest('input, textarea, select')) return;
+    if (event.key === 'Delete' || event.key === 'Backspace') {
+      if (deletable !== null) {
+        event.preventDefault();
+        deleteSelection();
+      }
+      return;
+    }
+    if (event.key === 'Escape') {
+      delayed.cancel();
+      select(null);
+      return;
+    }
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    const nodeId = target.closest('.react-flow__node')?.getAttribute('data-id');
+    const edge = target.closest('.react-flow__edge')?.getAttribute('data-id');
+    if (nodeId == null && edge == null) return;
+    event.preventDefault();
+    delayed.cancel();
+    select(
+      nodeId != null
+        ? { kind: 'node', id: Number(nodeId) }
+        : { kind: 'edge', pair: pairOfEdge(edge as string) },
+    );
+  };
+
+  const deleteLabel =
+    deletable === null ? null : deletable.kind === 'edge' ? 'Delete connection' : 'Delete node';
+
+  return (
+    <Stack gap="xs" data-testid="network-editor">
+      {!readOnly && (
+        <NetworkToolbar
+          network={network}
+          modules={modules}
+          shownIds={nodes.map((node) => Number(node.id))}
+          deleteLabel={deleteLabel}
+          onAdd={addModule}
+          onConnect={tryConnect}
+          onDelete={deleteSelection}
+        />
+      )}
+      <div
+        style={{
+          height: 300,
+          width: '100%',
+          border: '1px solid var(--mantine-color-default-border)',
+          borderRadius: 4,
+        }}
+      >
+        <ReactFlow<ModuleFlowNode, Edge>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={NODE_TYPES}
+          aria-label="Publishing network"
+          fitView
+          fitViewOptions={{ padding: 0.2 }}
+          minZoom={0.3}
+          maxZoom={2}
+          nodesDraggable={false}
+          nodesConnectable={!readOnly}
+          elementsSelectable={false}
+          nodesFocusable
+          edgesFocusable
+          zoomOnDoubleClick={false}
+          deleteKeyCode={null}
+          selectionKeyCode={null}
+          multiSelectionKeyCode={null}
+          isValidConnection={(connection) =>
+            connectionRefusal(network, flowPair(connection), modules) === null
+          }
+          onConnect={(connection) => tryConnect(flowPair(connection))}
+          onConnectEnd={onConnectEnd}
+          onNodeClick={(_event, node) =>
+            delayed.schedule(() => select({ kind: 'node', id: Number(node.id) }))
+          }
+          onEdgeClick={(_event, edge) =>
+            delayed.schedule(() => select({ kind: 'edge', pair: pairOfEdge(edge.id) }))
+          }
+          onPaneClick={() => delayed.schedule(() => select(null))}
+          // The double-click itself is left to the page (it bubbles); only the pending single click is dropped.
+          onNodeDoubleClick={delayed.cancel}
+          onEdgeDoubleClick={delayed.cancel}
+          onDoubleClick={delayed.cancel}
+          onKeyDown={onKeyDown}
+        >
+          <Background gap={20} />
+          <Controls showInteractive={false} />
+        </ReactFlow>
+      </div>
+      {message !== null && (
+        <Text size="sm" c="red" role="status" data-testid="network-refusal">
+          {message}
+        </Text>
+      )}
+      {problems.length > 0 && (
+        <List size="sm" c="red" aria-label="Network problems" data-testid="network-problems">
+          {problems.map((problem, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the same problem can be listed twice
+            <List.Item key={index}>{problem}</List.Item>
+          ))}
+        </List>
+      )}
+    </Stack>
+  );
+};
