@@ -82,6 +82,18 @@ export const router = createBrowserRouter([
         }),
       },
       {
+        path: 'accounts/:accountName/publishing',
+        lazy: async () => ({
+          Component: (await import('../features/publishing/PublishingPages.tsx')).AccountPublishingPage,
+        }),
+      },
+      {
+        path: 'site/:siteId/publishing',
+        lazy: async () => ({
+          Component: (await import('../features/publishing/PublishingPages.tsx')).SitePublishingPage,
+        }),
+      },
+      {
         path: 'accounts/:accountName/webupload',
         lazy: async () => ({
           Component: (await import('../features/uploads/WebUploadPage.tsx')).WebUploadPage,

@@ -209,6 +209,11 @@ const AccountSettings = ({ account }: { account: Account }) => {
             </Button>
           )}
           {access.canManage && (
+            <Button component={Link} to={`${accountSettingsPath(account.name)}publishing`} variant="default">
+              Publishing buttons
+            </Button>
+          )}
+          {access.canManage && (
             <Button component={Link} to={EDGE_LINKS.accountIngestQueue(account.id)} variant="default">
               Ingest queue
             </Button>

@@ -1,5 +1,5 @@
-import { Alert, Badge, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { useParams } from 'react-router';
+import { Alert, Badge, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Link, useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { useSite, useSitePermissions } from '../../api/organisation.ts';
 import { Section } from '../../ui/Section.tsx';
@@ -32,19 +32,26 @@ export const SitePage = () => {
   const may = permissions.data;
   return (
     <Stack>
-      <div>
-        <Group gap="xs">
-          <Title order={2}>{site.data.name}</Title>
-          {site.data.disabled && (
-            <Badge color="gray" variant="light">
-              Disabled
-            </Badge>
-          )}
-        </Group>
-        <Text c="dimmed" size="sm" data-testid="site-ancestry">
-          Site group {site.data.siteGroupName} · Reseller {site.data.resellerName}
-        </Text>
-      </div>
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Group gap="xs">
+            <Title order={2}>{site.data.name}</Title>
+            {site.data.disabled && (
+              <Badge color="gray" variant="light">
+                Disabled
+              </Badge>
+            )}
+          </Group>
+          <Text c="dimmed" size="sm" data-testid="site-ancestry">
+            Site group {site.data.siteGroupName} · Reseller {site.data.resellerName}
+          </Text>
+        </div>
+        {may?.canManage && (
+          <Button component={Link} to={`/site/${id}/publishing`} variant="default">
+            Publishing buttons
+          </Button>
+        )}
+      </Group>
       {permissions.isError && (
         <Alert color="yellow">An error occurred while fetching the data: {permissions.error.message}</Alert>
       )}
