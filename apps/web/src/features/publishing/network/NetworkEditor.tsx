@@ -15,12 +15,14 @@ import {
   type Edge,
   type FinalConnectionState,
   type Connection as FlowConnection,
+  MarkerType,
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
 } from '@xyflow/react';
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { type ModuleFlowNode, ModuleNode } from './ModuleNode.tsx';
+import { NetworkLegend } from './NetworkLegend.tsx';
 import { NetworkToolbar } from './NetworkToolbar.tsx';
 import {
   addModuleNode,
@@ -48,6 +50,8 @@ export type NetworkEditorProps = {
 type Selection = { kind: 'node'; id: number } | { kind: 'edge'; pair: Connection } | null;
 
 const NODE_TYPES = { module: ModuleNode };
+/** Never zoom in past 1, so node boxes show at their 100x50 size (spec3 §9). */
+const FIT_VIEW = { padding: 0.2, maxZoom: 1 };
 const edgeId = ([from, to]: Connection) => `${from}-${to}`;
 const pairOfEdge = (id: string): Connection => {
   const [from, to] = id.split('-').map(Number);
@@ -88,6 +92,11 @@ const NetworkEditorFlow = ({
     },
     [network, modules],
   );
+
+  const destinationOf = (graph: PublishNetwork, source: number) => {
+    const pair = graph.connections.find(([from]) => from === source);
+    return pair ? nameOf(pair[1]) : null;
+  };
 
   // A selection the network no longer has (changed from outside) is dropped.
   const selected: Selection =
@@ -131,13 +140,14 @@ const NetworkEditorFlow = ({
       source: String(pair[0]),
       target: String(pair[1]),
       selected: selected?.kind === 'edge' && edgeId(selected.pair) === edgeId(pair),
+      markerEnd: { type: MarkerType.ArrowClosed },
       ariaLabel: `Connection from ${nameOf(pair[0])} to ${nameOf(pair[1])}`,
     }));
 
   const shownCount = nodes.length;
   useEffect(() => {
     // Keep every node in view as nodes come and go.
-    if (shownCount > 0) void fitView({ padding: 0.2 });
+    if (shownCount > 0) void fitView(FIT_VIEW);
   }, [shownCount, fitView]);
 
   const tryConnect = (pair: Connection) => {
@@ -245,7 +255,7 @@ const NetworkEditorFlow = ({
           nodeTypes={NODE_TYPES}
           aria-label="Publishing network"
           fitView
-          fitViewOptions={{ padding: 0.2 }}
+          fitViewOptions={FIT_VIEW}
           minZoom={0.3}
           maxZoom={2}
           nodesDraggable={false}
@@ -279,6 +289,14 @@ const NetworkEditorFlow = ({
           <Controls showInteractive={false} />
         </ReactFlow>
       </div>
+      <NetworkLegend />
+      {hidden !== null && (
+        <Text size="sm" c="dimmed" data-testid="network-hidden-source">
+          {`${nameOf(hidden)} is hidden while no processing node feeds ${
+            destinationOf(network, hidden) ?? 'the destination'
+          }; adding a processing node brings it back.`}
+        </Text>
+      )}
       {message !== null && (
         <Text size="sm" c="red" role="status" data-testid="network-refusal">
           {message}
