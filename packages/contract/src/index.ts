@@ -27,6 +27,7 @@ export * from './format/duration.ts';
 export * from './format/file-size.ts';
 export * from './format/natural-date.ts';
 export * from './format/pluralise.ts';
+export * from './forms/rules.ts';
 export * from './forms/schema.ts';
 export * from './http/api-versions.ts';
 export * from './http/app-settings.ts';
