@@ -39,6 +39,8 @@ type ChildrenTableProps = {
   selectedPaths: string[];
   onSelectionChange: (paths: string[]) => void;
   onOpenFolder: (path: string) => void;
+  /** Opens the floating player on a node that has media (spec3 §2 Floating player). */
+  onPlay: (node: MediaNode) => void;
   hasMore: boolean;
   loadingMore: boolean;
   onLoadMore: () => void;
@@ -46,7 +48,7 @@ type ChildrenTableProps = {
 
 /** The selected folder's children, or the search results (spec3 §2), paged by nextChildOffset. */
 export const ChildrenTable = (props: ChildrenTableProps) => {
-  const { onOpenFolder, searching } = props;
+  const { onOpenFolder, onPlay, searching } = props;
   const columns = useMemo<DataTableColumn<MediaNode>[]>(
     () => [
       { id: 'thumb', header: '', width: THUMB_WIDTH + 20, cell: (node) => <Thumbnail node={node} /> },
@@ -58,6 +60,16 @@ export const ChildrenTable = (props: ChildrenTableProps) => {
           <Box style={{ overflow: 'hidden' }}>
             {node.type === 'folder' ? (
               <Anchor component="button" type="button" size="sm" onClick={() => onOpenFolder(node.path)}>
+                {displayName(node.name)}
+              </Anchor>
+            ) : node.mediaId !== null ? (
+              <Anchor
+                component="button"
+                type="button"
+                size="sm"
+                title={`Play ${displayName(node.name)}`}
+                onClick={() => onPlay(node)}
+              >
                 {displayName(node.name)}
               </Anchor>
             ) : (
@@ -87,7 +99,7 @@ export const ChildrenTable = (props: ChildrenTableProps) => {
         cell: (node) => (node.duration === null ? '' : durationFilter(node.duration)),
       },
     ],
-    [onOpenFolder, searching],
+    [onOpenFolder, onPlay, searching],
   );
 
   return (

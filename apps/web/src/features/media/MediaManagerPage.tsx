@@ -16,8 +16,10 @@ import {
   CHILD_ORDER_LABELS,
   CHILD_ORDERS,
   type ChildOrder,
+  displayName,
   type MediaNode,
   NODE_MESSAGES,
+  parentPathOf,
 } from '@media/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useState } from 'react';
@@ -27,6 +29,8 @@ import { ApiError } from '../../api/client.ts';
 import { nodesKey, useNodeListing } from '../../api/nodes.ts';
 import { showAlert } from '../../ui/alerts.tsx';
 import { accountSettingsPath } from '../accounts/AccountsTable.tsx';
+import { PlayerHost } from '../player/PlayerHost.tsx';
+import { openPlayer } from '../player/player-store.ts';
 import { ActingRoleBanner } from './ActingRoleBanner.tsx';
 import { ChildrenTable } from './ChildrenTable.tsx';
 import { FolderTree } from './FolderTree.tsx';
@@ -121,6 +125,7 @@ export const MediaManagerPage = () => {
 
   return (
     <Stack gap="sm">
+      <PlayerHost />
       <Group justify="space-between" align="flex-end">
         <div>
           <Title order={2}>Media</Title>
@@ -221,6 +226,16 @@ export const MediaManagerPage = () => {
                   selectedPaths={selectedPaths}
                   onSelectionChange={setSelectedPaths}
                   onOpenFolder={select}
+                  onPlay={(node) =>
+                    node.mediaId !== null &&
+                    openPlayer({
+                      mediaId: node.mediaId,
+                      name: displayName(node.name),
+                      path: parentPathOf(node.path) ?? root,
+                      accountId: node.accountId,
+                      accountName,
+                    })
+                  }
                   hasMore={listing.hasNextPage}
                   loadingMore={listing.isFetchingNextPage}
                   onLoadMore={() => void listing.fetchNextPage()}
