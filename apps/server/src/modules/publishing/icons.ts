@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import {
+  ERROR_CODES,
+  hasRight,
+  MSG_UPLOAD_NO_FILE,
+  PUBLISH_ICON_MAX_BYTES,
+  PUBLISH_ICON_TYPES,
+  PUBLISH_MESSAGES,
+  type PublishContextKind,
+} from '@media/contract';
+import sharp from 'sharp';
+import type { Actor } from '../../platform/auth/actor.ts';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { AppError, badRequest, notFound } from '../../platform/errors.ts';
+import { findAncestry, visibleSiteIds } from '../../platform/permissions.ts';
+import { storeStream } from '../../platform/storage.ts';
+import { toIcon } from './presenter.ts';
+import * as repo from './repo.ts';
+import {
+  type Call,
+  manageScope,
+  ownerScope,
+  publishButtonsChanged,
+  publishIconsChanged,
+  readScope,
+} from './scope.ts';
+
+/** What a route hands over: the file part, read only after the rights are checked. */
+export type IncomingIcon = { fileName: string; stream: Readable & { truncated?: boolean } };
+
+/** Icons are shown small; a larger picture only costs bytes. */
+const ICON_MAX_PIXELS = 256;
+const ICON_NAME_MAX = 200;
+/** The formats sharp reports, as the media types the contract allows. */
+const FORMAT_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+};
+
+const tooLarge = () => new AppError(ERROR_CODES.tooLarge, PUBLISH_MESSAGES.iconTooLarge);
+const wrongType = () => new AppError(ERROR_CODES.unsupportedMediaType, PUBLISH_MESSAGES.iconType);
+
+const readAll = async (file: IncomingIcon) => {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of file.stream) {
+      size += (chunk as Buffer).length;
+      if (size > PUBLISH_ICON_MAX_BYTES) throw tooLarge();
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    file.stream.resume();
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    throw error;
+  }
+  if (file.stream.truncated) throw tooLarge();
+  return Buffer.concat(chunks);
+};
+
+/**
+ * The picture as a PNG of at most 256 px: the type is told by the content, never by the name, and an
+ * SVG is rasterised here so that no uploaded markup (or script) is ever served.
+ */
+const normalise = async (content: Buffer) => {
+  const metadata = await sharp(content)
+    .metadata()
+    .catch(() => undefined);
+  const type = metadata?.format ? FORMAT_TYPES[metadata.format] : undefined;
+  if (!type || !(PUBLISH_ICON_TYPES as readonly string[]).includes(type)) throw wrongType();
+  return sharp(content)
+    .resize(ICON_MAX_PIXELS, ICON_MAX_PIXELS, { fit: 'inside', withoutEnlargement: type !== 'image/svg+xml' })
+    .png()
+    .toBuffer()
+    .catch(() => {
+      throw wrongType();
+    });
+};
+
+const iconName = (fileName: string) =>
+  path
+    .basename(fileName)
+    .replace(/\.[^.]*$/, '')
+    .trim()
+    .slice(0, ICON_NAME_MAX) || 'icon';
+
+/** The icons of a context; an account also gets its site's, marked 'other'. */
+export const listIcons = async ({ ctx, actor, kind, id }: Call<{ kind: PublishContextKind; id: number }>) => {
+  const scope = await readScope(ctx.db, actor, kind, id);
+  const own = (await repo.findIcons(ctx.db, [scope.owner])).map((row) => toIcon(row, 'account'));
+  if (kind === 'sites') return own;
+  const site = await repo.findIcons(ctx.db, [{ siteId: scope.siteId }]);
+  return [...own, ...site.map((row) => toIcon(row, 'other'))];
+};
+
+export const uploadIcon = async ({
+  ctx,
+  actor,
+  kind,
+  id,
+  readFile,
+}: Call<{ kind: PublishContextKind; id: number; readFile: () => Promise<IncomingIcon | undefined> }>) => {
+  await manageScope(ctx.db, actor, kind, id);
+  const file = await readFile();
+  if (!file) throw badRequest(MSG_UPLOAD_NO_FILE);
+  const png = await normalise(await readAll(file));
+  const stored = await storeStream({
+    dataDir: ctx.config.dataDir,
+    folder: `publishing/${kind}/${id}/icons`,
+    fileName: 'icon.png',
+    stream: Readable.from(png),
+  });
+  let iconId: number;
+  try {
+    iconId = await repo.insertIcon(ctx.db, {
+      accountId: kind === 'accounts' ? id : null,
+      siteId: kind === 'sites' ? id : null,
+      name: iconName(file.fileName),
+      storagePath: stored.relativePath,
+    });
+  } catch (error) {
+    await stored.remove();
+    throw error;
+  }
+  await publishIconsChanged(ctx, kind, id, [iconId]);
+  return toIcon((await repo.findIcon(ctx.db, iconId)) as repo.IconRow, 'account');
+};
+
+/** Readers of an icon: an account's users; for a site's icon, anyone who sees the site. */
+const mayReadIcon = async (db: DbOrTx, actor: Actor, icon: repo.IconRow) => {
+  const rights = await actor.rights();
+  if (icon.accountId !== null) {
+    const ancestry = await findAncestry(db, { kind: 'account', id: icon.accountId });
+    return ancestry !== undefined && hasRight(rights, 'account.use', ancestry);
+  }
+  const visible = await visibleSiteIds(db, rights);
+  return visible === 'all' || visible.includes(icon.siteId as number);
+};
+
+/** The icon's PNG with an ETag; `image` is null when the caller's copy is current (304). */
+export const iconImage = async ({
+  ctx,
+  actor,
+  id,
+  ifNoneMatch,
+}: Call<{ id: number; ifNoneMatch?: string }>) => {
+  const icon = await repo.findIcon(ctx.db, id);
+  if (!icon || !(await mayReadIcon(ctx.db, actor, icon))) throw notFound('Icon');
+  const etag = `"${createHash('sha256').update(`${icon.id}|${icon.storagePath}`).digest('base64url').slice(0, 27)}"`;
+  if (ifNoneMatch === etag) return { etag, contentType: icon.contentType, image: null };
+  const root = path.resolve(ctx.config.dataDir);
+  const file = path.resolve(root, icon.storagePath);
+  if (!file.startsWith(root + path.sep)) throw notFound('Icon');
+  const image = await fs.promises.readFile(file).catch(() => {
+    throw notFound('Icon');
+  });
+  return { etag, contentType: icon.contentType, image };
+};
+
+/** Trashes the icon; the buttons that showed it lose it in the same transaction. */
+export const trashIcon = async ({ ctx, actor, id }: Call<{ id: number }>) => {
+  const icon = await repo.findIcon(ctx.db, id);
+  if (!icon) throw notFound('Icon');
+  const owner = ownerScope(icon);
+  await manageScope(ctx.db, actor, owner.kind, owner.id).catch((error: unknown) => {
+    throw error instanceof AppError && error.status === 404 ? notFound('Icon') : error;
+  });
+  const buttons = await ctx.db.transaction((tx) => repo.trashIcon(tx, id));
+  await publishIconsChanged(ctx, owner.kind, owner.id, [id]);
+  for (const button of buttons) {
+    const scope = ownerScope(button);
+    await publishButtonsChanged(ctx, scope.kind, scope.id, [button.id]);
+  }
+  return { ok: true as const };
+};
