@@ -303,7 +303,7 @@ const NetworkEditorFlow = ({
         </Text>
       )}
       {problems.length > 0 && (
-        <List size="sm" c="red" aria-label="Network problems" data-testid="network-problems">
+        <List size="sm" c="red" aria-label="Network problems" data-testid="network-editor-problems">
           {problems.map((problem, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the same problem can be listed twice
             <List.Item key={index}>{problem}</List.Item>

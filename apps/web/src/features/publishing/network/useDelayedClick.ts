@@ -1,26 +1,29 @@
 import { NETWORK_DOUBLE_CLICK_MS } from '@media/contract';
-import { useCallback, useEffect, useRef } from 'react';
+import { useEffect, useMemo } from 'react';
 
 /**
  * spec3 §2: a single click in network mode acts only after NETWORK_DOUBLE_CLICK_MS, so the clicks of a
- * double-click (which cancels the pending one) are not mistaken for it.
+ * double-click (which cancels the pending one) are not mistaken for it. A newer click replaces an older one.
  */
-export const useDelayedClick = (delay: number = NETWORK_DOUBLE_CLICK_MS) => {
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const cancel = useCallback(() => {
-    if (timer.current !== null) clearTimeout(timer.current);
-    timer.current = null;
-  }, []);
-  const schedule = useCallback(
-    (action: () => void) => {
-      cancel();
-      timer.current = setTimeout(() => {
-        timer.current = null;
-        action();
-      }, delay);
-    },
-    [cancel, delay],
-  );
-  useEffect(() => cancel, [cancel]);
+export const delayedClick = (delay: number = NETWORK_DOUBLE_CLICK_MS) => {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const cancel = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+  };
+  const schedule = (action: () => void) => {
+    cancel();
+    timer = setTimeout(() => {
+      timer = null;
+      action();
+    }, delay);
+  };
   return { schedule, cancel };
+};
+
+/** delayedClick for a component; a click still pending when it unmounts never acts. */
+export const useDelayedClick = (delay: number = NETWORK_DOUBLE_CLICK_MS) => {
+  const clicks = useMemo(() => delayedClick(delay), [delay]);
+  useEffect(() => clicks.cancel, [clicks]);
+  return clicks;
 };
