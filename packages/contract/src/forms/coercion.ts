@@ -69,7 +69,9 @@ const coerceToKind = (item: FormSchemaItem, raw: unknown): FormValue | undefined
 /** The default of a field: its defaultValue, made to fit its kind, else the kind's default. */
 export const fieldDefault = (item: FormSchemaItem): FormValue => {
   const fitted = item.defaultValue === undefined ? undefined : coerceToKind(item, item.defaultValue);
-  return fitted === undefined ? kindDefault(item) : fitted;
+  if (fitted !== undefined) return fitted;
+  // The numeric default 0 is clamped like any value, so a field with minValue 1 never starts below it.
+  return isNumeric(item) ? bound(item, 0) : kindDefault(item);
 };
 
 /**
