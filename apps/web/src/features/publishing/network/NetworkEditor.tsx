@@ -133,8 +133,10 @@ const NetworkEditorFlow = ({
       data: { label, type, hasInput: type !== 'source', hasOutput: type !== 'post' },
     };
   });
+  const shownIds = new Set(placements.map((place) => place.nodeLocalId));
   const edges: Edge[] = network.connections
-    .filter(([from, to]) => !hiddenIds.has(from) && !hiddenIds.has(to))
+    // A hanging connection has no end to draw; the problems list names it.
+    .filter(([from, to]) => shownIds.has(from) && shownIds.has(to))
     .map((pair) => ({
       id: edgeId(pair),
       source: String(pair[0]),
@@ -234,7 +236,7 @@ const NetworkEditorFlow = ({
         <NetworkToolbar
           network={network}
           modules={modules}
-          shownIds={nodes.map((node) => Number(node.id))}
+          shownIds={[...shownIds]}
           deleteLabel={deleteLabel}
           onAdd={addModule}
           onConnect={tryConnect}
@@ -286,7 +288,7 @@ const NetworkEditorFlow = ({
           onKeyDown={onKeyDown}
         >
           <Background gap={20} />
-          <Controls showInteractive={false} />
+          <Controls showInteractive={false} fitViewOptions={FIT_VIEW} />
         </ReactFlow>
       </div>
       <NetworkLegend />
