@@ -73,7 +73,7 @@ const tcpProbe = (host: string, port: number) =>
     };
     socket.setTimeout(FTP_TEST_TIMEOUT_MS, () => done('no answer within 3 seconds'));
     socket.once('connect', () => done(null));
-    socket.once('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
+    socket.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
   });
 
 /** ftp `test`: can the cloud reach the FTP server? */
