@@ -12,7 +12,7 @@ import {
   type ServerFormAction,
   validateForm,
 } from '@media/contract';
-import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { showAlert } from '../alerts.tsx';
 import { FormField } from './FormField.tsx';
@@ -21,7 +21,10 @@ import { reasonOf, runServerAction } from './server-actions.ts';
 
 export type DynamicFormProps = {
   schema: FormSchema;
-  /** Controlled values. */
+  /**
+   * Controlled values. The values of the first render are the pristine snapshot (until a submit succeeds):
+   * render the form once its values are loaded, and give it a React key to start over with other values.
+   */
   values: FormValues;
   onChange: (values: FormValues, state: { valid: boolean; dirty: boolean }) => void;
   /** Server-flagged fields (server-invalid), with the server's message. */
@@ -70,10 +73,15 @@ export const DynamicForm = (props: DynamicFormProps) => {
 
   // What the fields show: the changed field at once, every field after the debounced full validation.
   const [display, setDisplay] = useState<FormValidation>(validation);
+  const latest = useRef(validation);
+  latest.current = validation;
+  // Keyed by content: a parent re-rendering with equal values must not keep postponing the full validation.
+  const validationKey = JSON.stringify(validation);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: restarts on a changed result only, read via the ref
   useEffect(() => {
-    const timer = setTimeout(() => setDisplay(validation), FORM_VALIDATION_DEBOUNCE_MS);
+    const timer = setTimeout(() => setDisplay(latest.current), FORM_VALIDATION_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [validation]);
+  }, [validationKey]);
 
   const change = useCallback(
     (name: string, value: FormValue) => {
@@ -114,6 +122,7 @@ export const DynamicForm = (props: DynamicFormProps) => {
     try {
       await submit.onSubmit(values);
       setPristine(values);
+      onChange(values, { valid: validation.valid, dirty: false });
       setSubmitErrors({});
       setChangedSinceServer({});
       setTouched({});

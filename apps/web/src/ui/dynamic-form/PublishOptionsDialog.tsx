@@ -13,9 +13,16 @@ export type PublishOptionsDialogProps = {
   onPublish: (values: FormValues) => Promise<void> | void;
 };
 
-/** spec3 §2: every option field of the publish dialog is required. */
+/**
+ * spec3 §2, §5: every option field of the publish dialog is required, so a select loses its empty option
+ * (which would otherwise make it optional).
+ */
 export const requireEveryField = (schema: FormSchema): FormSchema =>
-  schema.map((item) => ({ ...item, required: true, requiredIf: undefined }));
+  schema.map((item) => {
+    const { requiredIf: _conditional, ...rest } = item;
+    const allowedValues = item.allowedValues?.filter((value) => value !== '');
+    return allowedValues ? { ...rest, required: true, allowedValues } : { ...rest, required: true };
+  });
 
 /**
  * spec3 §2 Publish additional-options dialog: the title from the options, text, textarea or select fields,
@@ -28,9 +35,13 @@ export const PublishOptionsDialog = ({
   onCancel,
   onPublish,
 }: PublishOptionsDialogProps) => {
-  const required = useMemo(() => requireEveryField(schema), [schema]);
+  // Keyed by content, so a parent that rebuilds the schema on each render does not reset the answers.
+  const schemaKey = JSON.stringify(schema);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the schema is read through its content key
+  const required = useMemo(() => requireEveryField(schema), [schemaKey]);
   const [values, setValues] = useState<FormValues>(() => initialValues(required));
   const [publishing, setPublishing] = useState(false);
+  // Each opening starts from the defaults.
   useEffect(() => {
     if (opened) setValues(initialValues(required));
   }, [opened, required]);
