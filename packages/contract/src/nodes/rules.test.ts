@@ -13,6 +13,7 @@ import {
   mediaManagerLink,
   nodeLevel,
   nodeRights,
+  nodeTypesShown,
   parentPathOf,
   parseEditorNodeId,
   splitAccountPath,
@@ -284,5 +285,19 @@ describe('media manager link', () => {
     expect(mediaManagerLink('acme')).toBe('/accounts/acme/media');
     expect(mediaManagerLink('a b', { roleId: 4 })).toBe('/accounts/a%20b/media?role=4');
     expect(mediaManagerLink('acme', { path: '/acme/News' })).toBe('/accounts/acme/media?path=%2Facme%2FNews');
+  });
+});
+
+describe('node types shown', () => {
+  it('show clips among sequences and media among sources by default', () => {
+    expect(nodeTypesShown(['source', 'folder', 'sequence'])).toEqual([
+      'folder',
+      'source',
+      'sequence',
+      'media',
+      'edl',
+    ]);
+    expect(nodeTypesShown(['folder'])).toEqual(['folder']);
+    expect(nodeTypesShown(['edl'])).toEqual(['edl']);
   });
 });

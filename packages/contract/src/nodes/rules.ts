@@ -4,6 +4,7 @@ import {
   type FolderAccess,
   type FolderPermission,
   NODE_MESSAGES,
+  NODE_TYPES,
   type NodeType,
   SEARCH_RESULTS_SUFFIX,
   type TransferOperation,
@@ -43,6 +44,13 @@ export const displayName = (name: string) =>
 /** spec3 §3 displayType: sources and sequences as themselves, everything else as a folder or source. */
 export const displayTypeOf = (type: NodeType) =>
   type === 'folder' ? 'folder' : type === 'sequence' || type === 'edl' ? 'sequence' : 'source';
+
+/**
+ * The node types a type filter shows: the types named and those displayed as a named type (spec3 §9
+ * Default displayed node types are display types, so a clip — an edl — shows among sequences).
+ */
+export const nodeTypesShown = (requested: readonly string[]): NodeType[] =>
+  NODE_TYPES.filter((type) => requested.includes(type) || requested.includes(displayTypeOf(type)));
 
 /** The node id the editor opens: five comma-separated parts (spec3 §5 Node ids for the editor). */
 export const editorNodeId = (accountId: number, nodeId: number, type: NodeType, mediaId: number | null) =>

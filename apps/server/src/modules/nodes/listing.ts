@@ -3,6 +3,7 @@ import {
   NODE_MESSAGES,
   type NodeDetails,
   type NodesQuery,
+  nodeTypesShown,
   parseEditorNodeId,
   type SearchClause,
 } from '@media/contract';
@@ -46,7 +47,7 @@ const clauseCondition = ({ key, value, match }: SearchClause): SQL => {
 
 /** The filters every listing applies: types, name filter, created days (inclusive), hidden subtrees. */
 const commonFilters = (access: TreeAccess, query: NodesQuery) => [
-  inArray(nodes.type, query.type),
+  inArray(nodes.type, nodeTypesShown(query.type)),
   lowerContains(sql`${nodes.name}`, query.childFilter),
   query.createdFrom ? gte(nodes.createdAt, new Date(`${query.createdFrom}T00:00:00Z`)) : undefined,
   query.createdTo
