@@ -57,6 +57,13 @@ export const DynamicForm = (props: DynamicFormProps) => {
   // Server errors from a failed submit; a field's entry goes when the user changes that field.
   const [submitErrors, setSubmitErrors] = useState<Record<string, string>>({});
   const [changedSinceServer, setChangedSinceServer] = useState<Record<string, boolean>>({});
+  // New server errors from the parent are shown again, even on fields changed since the last ones.
+  const parentErrorsKey = JSON.stringify(props.serverErrors ?? {});
+  const [seenParentErrors, setSeenParentErrors] = useState(parentErrorsKey);
+  if (seenParentErrors !== parentErrorsKey) {
+    setSeenParentErrors(parentErrorsKey);
+    setChangedSinceServer({});
+  }
 
   const serverErrors = useMemo(() => {
     const merged: Record<string, string> = {};

@@ -9,6 +9,7 @@ import {
   NumberInput,
   PasswordInput,
   Radio,
+  Select,
   Stack,
   Switch,
   Text,
@@ -187,6 +188,28 @@ export const FormField = (props: FieldProps) => {
       );
     }
     case 'combo':
+      // selectOnly: the value must be one of the options, so the combo is a searchable select.
+      if (item.selectOnly)
+        return (
+          <Select
+            {...common(props)}
+            searchable
+            clearable={!props.required}
+            placeholder={item.placeholder ?? FORM_MESSAGES.selectPlaceholder}
+            data={choiceData(props).filter((option) => option.value !== '')}
+            value={text(value) === '' ? null : text(value)}
+            onChange={(next) => props.onChange(next ?? '')}
+          />
+        );
+      return (
+        <Autocomplete
+          {...common(props)}
+          placeholder={item.placeholder}
+          data={choiceData(props).map((option) => option.value)}
+          value={text(value)}
+          onChange={(next) => props.onChange(next)}
+        />
+      );
     case 'autocomplete':
       return (
         <Autocomplete
