@@ -170,4 +170,37 @@ describe('player', () => {
     expect(error.reason).toMatch(/not found/i);
     await context.close();
   });
+  it('opens from the media manager: floats, minimises, and saves a clip to the folder', async () => {
+    const { page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'admin', E2E_ADMIN_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    await page.goto(`${base}/accounts/${ACCOUNT}/media?path=${encodeURIComponent(FOLDER)}`);
+    await page.getByRole('button', { name: 'Weather opener', exact: true }).click();
+    const player = page.getByTestId('floating-player');
+    await player.waitFor();
+    const frame = page.frameLocator('iframe[title="Weather opener"]');
+    // The controls mode 'editor' arrives a second after loadSource, itself a second after the frame loads.
+    await frame.getByRole('button', { name: 'Mark in' }).waitFor({ timeout: 15_000 });
+    const box = await player.boundingBox();
+    expect(box?.width).toBeGreaterThanOrEqual(650);
+    await page.getByRole('button', { name: 'Minimise' }).click();
+    await expect.poll(async () => (await player.boundingBox())?.width).toBe(320);
+    await page.getByRole('button', { name: 'Restore' }).click();
+    await page.getByRole('button', { name: PLAYER_MESSAGES.exportButton }).click();
+    const dialog = page.getByTestId('clip-naming-dialog');
+    await dialog.waitFor();
+    await expect.poll(() => dialog.textContent()).toContain(`Save to current location: ${FOLDER}`);
+    await expect.poll(() => dialog.getByRole('textbox').inputValue()).toBe('Weather opener (copy)');
+    await screenshot(page, 'player-floating-naming');
+    // The first test of this file saved the default title already; a clash would keep the dialog open.
+    await dialog.getByRole('textbox').fill('Weather opener (floating)');
+    await dialog.getByRole('button', { name: 'Clip' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Close' }).first().click();
+    await player.waitFor({ state: 'detached' });
+    // The new clip shows in the folder through the live update.
+    await page.getByRole('button', { name: 'Weather opener (floating)', exact: true }).waitFor();
+    await screenshot(page, 'player-clip-saved');
+  });
 });
