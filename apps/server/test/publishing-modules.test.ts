@@ -188,26 +188,3 @@ describe(`publishing modules, locations and module actions (${testDriver()})`, (
     ).toBe(200);
   });
 });
-
-describe(`youtube connect with a configured client (${testDriver()})`, () => {
-  let t: TestApp;
-  let w: PublishingWorld;
-  beforeAll(async () => {
-    t = await buildTestApp({ YOUTUBE_CLIENT_ID: 'client-123.apps.googleusercontent.com' });
-    w = await makePublishingWorld(t);
-  });
-  afterAll(() => t.close());
-
-  it("opens Google's consent page for the cloud's client", async () => {
-    const response = await w.accountManager.client.post<Results<ServerFormAction>>(
-      ctxUrl('accounts', w.account.id, 'publishModules/youtube/actions/connect'),
-      { options: {}, data: { state: null } },
-    );
-    expect(response.body.results.action).toBe('open-url');
-    const url = new URL((response.body.results as { url: string }).url);
-    expect(`${url.origin}${url.pathname}`).toBe('https://accounts.google.com/o/oauth2/v2/auth');
-    expect(url.searchParams.get('client_id')).toBe('client-123.apps.googleusercontent.com');
-    expect(url.searchParams.get('scope')).toBe('https://www.googleapis.com/auth/youtube.upload');
-    expect(url.searchParams.get('redirect_uri')).toBe('http://media.test/api/publishModules/youtube/oauth');
-  });
-});

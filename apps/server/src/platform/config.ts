@@ -65,10 +65,6 @@ const envSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v ? v : undefined)),
-  YOUTUBE_CLIENT_ID: z
-    .string()
-    .optional()
-    .transform((v) => (v ? v : undefined)),
 });
 
 export type Config = {
@@ -98,8 +94,6 @@ export type Config = {
   secretKey: string | undefined;
   /** The largest file one upload may carry (UPLOAD_MAX_BYTES, default 20 GiB). */
   uploadMaxBytes: number;
-  /** The Google OAuth client of the YouTube publish module; unset = YouTube is not configured. */
-  youtubeClientId: string | undefined;
   /** Serve the built web app from this folder, when it exists. */
   webDist: string;
 };
@@ -137,7 +131,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     csrfHeaderName: e.CSRF_HEADER_NAME,
     secretKey: e.SECRET_KEY,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
-    youtubeClientId: e.YOUTUBE_CLIENT_ID,
     webDist: path.resolve(import.meta.dirname, '../../../web/dist'),
   };
 };

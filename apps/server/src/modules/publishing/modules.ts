@@ -7,7 +7,6 @@ import {
   type ServerFormAction,
 } from '@media/contract';
 import type { Config } from '../../platform/config.ts';
-import { randomToken } from '../../platform/crypto.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { type Call, manageScope, readScope } from './scope.ts';
 
@@ -21,8 +20,6 @@ export const msgFtpFailed = (address: string, reason: string) =>
 
 export const FTP_DEFAULT_PORT = 21;
 export const FTP_TEST_TIMEOUT_MS = 3000;
-export const GOOGLE_CONSENT_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
-const YOUTUBE_SCOPE = 'https://www.googleapis.com/auth/youtube.upload';
 
 type Options = Record<string, unknown>;
 type ActionHandler = (options: Options, config: Config) => Promise<ServerFormAction> | ServerFormAction;
@@ -38,21 +35,15 @@ const checkFolder: ActionHandler = (options) => {
   return { action: 'set-options', options: { ...options, folder } };
 };
 
-/** youtube `connect`: Google's consent page for the cloud's OAuth client, when there is one. */
-const connectYoutube: ActionHandler = (_options, config) => {
-  if (!config.youtubeClientId)
-    return { action: 'display-message', type: 'danger', message: MSG_YOUTUBE_NOT_CONFIGURED };
-  const query = new URLSearchParams({
-    client_id: config.youtubeClientId,
-    redirect_uri: `${config.publicUrl}/api/publishModules/youtube/oauth`,
-    response_type: 'code',
-    scope: YOUTUBE_SCOPE,
-    access_type: 'offline',
-    prompt: 'consent',
-    state: randomToken(16),
-  });
-  return { action: 'open-url', url: `${GOOGLE_CONSENT_URL}?${query}` };
-};
+/**
+ * youtube `connect`: linking a YouTube channel needs the cloud's OAuth client and a callback that stores
+ * the channel's tokens; neither exists yet, so the action says so rather than start a flow it cannot end.
+ */
+const connectYoutube: ActionHandler = () => ({
+  action: 'display-message',
+  type: 'danger',
+  message: MSG_YOUTUBE_NOT_CONFIGURED,
+});
 
 /** 'host' or 'host:port' (IPv6 in brackets), port 21 by default. */
 const ftpAddress = (value: string) => {
