@@ -99,13 +99,29 @@ const useUpsertButton = (ctx: PublishContext) => {
     });
 };
 
-/** POST /api/{ctx}/publishButtons: the button without transient fields; the answer has its id. */
+/**
+ * POST /api/{ctx}/publishButtons: the button without transient fields; the answer is its id. The list shows
+ * the new button at once (flags as the body gives them) and is then fetched again for the server's copy.
+ */
 export const useCreatePublishButton = (ctx: PublishContext) => {
   const upsert = useUpsertButton(ctx);
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: PublishButtonBody) =>
-      apiFetch<PublishButton>(`${ctxPath(ctx)}/publishButtons`, { method: 'POST', body }),
-    onSuccess: upsert,
+      apiFetch<{ id: number }>(`${ctxPath(ctx)}/publishButtons`, { method: 'POST', body }),
+    onSuccess: ({ id }, body) => {
+      upsert({
+        ...body,
+        id,
+        accountId: ctx.scope === 'accounts' ? ctx.scopeId : null,
+        siteId: ctx.scope === 'sites' ? ctx.scopeId : null,
+        complicated: false,
+        bad: false,
+        problems: [],
+        createdAt: new Date().toISOString(),
+      });
+      void queryClient.invalidateQueries({ queryKey: publishButtonsKey(ctx) });
+    },
   });
 };
 

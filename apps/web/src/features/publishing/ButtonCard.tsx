@@ -1,17 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Checkbox,
-  Group,
-  List,
-  Paper,
-  Select,
-  Stack,
-  Switch,
-  Text,
-  Textarea,
-} from '@mantine/core';
+import { Alert, Button, Group, List, Paper, Select, Stack, Text, Textarea } from '@mantine/core';
 import {
   buttonProblems,
   isComplicated,
@@ -22,24 +9,24 @@ import {
   type PublishIcon,
   type PublishLocation,
   type PublishModule,
+  type ServerFormAction,
 } from '@media/contract';
 import { type MouseEvent, useEffect, useRef, useState } from 'react';
 import {
   type PublishContext,
   useCreatePublishButton,
+  useModuleAction,
   usePublishButtonStatus,
   useSavePublishButton,
   useSaveRoleRestrictions,
-  useTrashPublishButton,
 } from '../../api/publishing.ts';
 import { showAlert } from '../../ui/alerts.tsx';
-import { ClickToEdit } from '../../ui/ClickToEdit.tsx';
 import { confirmDialog } from '../../ui/dialogs.tsx';
 import { FormButtons } from '../../ui/FormButtons.tsx';
 import { markDirty } from '../../ui/unsaved-changes.tsx';
 import { useSaveState } from '../../ui/useSaveState.ts';
+import { ButtonCardHeader } from './ButtonCardHeader.tsx';
 import { RoleRestrictionsField, SettingsFields, SimpleNetworkFields, sameLocation } from './ButtonFields.tsx';
-import { ButtonIcon } from './ButtonIcon.tsx';
 import {
   type ButtonForm,
   bodyOf,
@@ -57,6 +44,7 @@ import {
 import { IconUploadDialog } from './IconUploadDialog.tsx';
 import { NetworkPanel } from './NetworkPanel.tsx';
 import { NodeOptions } from './NodeOptions.tsx';
+import { useButtonActions } from './useButtonActions.ts';
 
 export type Draft = { key: string; name: string; form: ButtonForm };
 
@@ -70,13 +58,16 @@ type Props = {
   icons: readonly PublishIcon[];
   roles: readonly { id: number; name: string }[];
   uploadIcon: (file: File, onProgress: (fraction: number) => void) => Promise<PublishIcon>;
+  /** A site's button listed on an account page (includeAll): shown, not changed here. */
+  readOnly?: boolean;
   selected: boolean;
   onSelectedChange: (selected: boolean) => void;
   networkMode: boolean;
   onCardClick: () => void;
   onCardDoubleClick: () => void;
   onCloseNetwork: () => void;
-  onDraftDone: (saved?: PublishButton) => void;
+  /** A new button was created (its id) or discarded: its draft goes. */
+  onDraftDone: (createdId?: number) => void;
 };
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -96,19 +87,26 @@ export const ButtonCard = (props: Props) => {
   const { ctx, button, modules, locations } = props;
   const create = useCreatePublishButton(ctx);
   const update = useSavePublishButton(ctx);
-  const trash = useTrashPublishButton(ctx);
   const saveRestrictions = useSaveRoleRestrictions();
+  const moduleAction = useModuleAction(ctx);
   const status = usePublishButtonStatus(button?.id);
   const [draftName, setDraftName] = useState(props.draft?.name ?? '');
   const [draftEnabled, setDraftEnabled] = useState(true);
-  const [deleting, setDeleting] = useState(false);
   const [iconDialog, setIconDialog] = useState(false);
   /** What network mode last said; null until it speaks (then the network's shape decides). */
   const [stratifiedFlag, setStratifiedFlag] = useState<boolean | null>(null);
-  const [shownValid, setShownValid] = useState(true);
   const pendingUpload = useRef<Promise<unknown> | null>(null);
   const name = button?.name ?? draftName;
   const enabled = button?.enabled ?? draftEnabled;
+  const { rename, toggle, remove, deleting, pendingEnabled, toggling } = useButtonActions({
+    ctx,
+    button,
+    name,
+    isDraft: () => !button || latest.current.state === 'new' || latest.current.state === 'creating',
+    onDraftRename: setDraftName,
+    onDraftToggle: setDraftEnabled,
+    onDraftDone: () => props.onDraftDone(),
+  });
   const named = useRef({ name, enabled });
   named.current = { name, enabled };
 
@@ -116,12 +114,16 @@ export const ButtonCard = (props: Props) => {
     isNew: !button,
     save: async (value) => {
       const body = bodyOf(named.current.name, named.current.enabled, value);
-      const saved = button
-        ? await update.mutateAsync({ id: button.id, update: body })
-        : await create.mutateAsync(body);
-      if (!button || isDirty(value.restrictions, formOf(button).restrictions))
+      if (!button) {
+        // spec3 §4: the new button becomes saved when created, its id set from the answer.
+        const { id } = await create.mutateAsync(body);
+        await saveRestrictions.mutateAsync({ id, restrictions: value.restrictions });
+        props.onDraftDone(id);
+        return value;
+      }
+      const saved = await update.mutateAsync({ id: button.id, update: body });
+      if (isDirty(value.restrictions, formOf(button).restrictions))
         await saveRestrictions.mutateAsync({ id: saved.id, restrictions: value.restrictions });
-      if (!button) props.onDraftDone(saved);
       return formOf(saved);
     },
   });
@@ -158,8 +160,8 @@ export const ButtonCard = (props: Props) => {
   const location = locations.find((l) => sameLocation(l, form.value.location));
   const check = locations.length > 0 ? locationCheck(location, form.value, modules) : { status: 'ok' };
   const missing = missingOptions(form.value, modules);
-  const valid = !nameError(name) && missing.length === 0 && shownValid;
-  const busy = form.saving || deleting;
+  const valid = !nameError(name) && missing.length === 0;
+  const busy = form.saving || deleting || props.readOnly === true;
   const roles = restrictionsFor(props.roles, form.value.restrictions);
   const set = (patch: Partial<ButtonForm>) => form.setValue({ ...form.value, ...patch });
 
@@ -193,48 +195,6 @@ export const ButtonCard = (props: Props) => {
     setStratifiedFlag(null);
   };
 
-  const rename = async (next: string) => {
-    if (!button) return void setDraftName(next);
-    try {
-      await update.mutateAsync({ id: button.id, update: { id: button.id, name: next } });
-      alert('success', PUBLISH_MESSAGES.nameSaved);
-    } catch (error) {
-      alert('danger', PUBLISH_MESSAGES.buttonFailed('save', reasonOf(error)));
-      throw error;
-    }
-  };
-
-  const toggle = async (next: boolean) => {
-    if (!button) return setDraftEnabled(next);
-    try {
-      await update.mutateAsync({ id: button.id, update: { enabled: next } });
-      alert('success', next ? PUBLISH_MESSAGES.saved : PUBLISH_MESSAGES.disabled);
-    } catch (error) {
-      alert('danger', PUBLISH_MESSAGES.buttonFailed(next ? 'save' : 'disable', reasonOf(error)));
-    }
-  };
-
-  const remove = async () => {
-    const confirmed = await confirmDialog({
-      title: 'Delete publishing button',
-      subtitle: `Delete "${name}"?`,
-      message: PUBLISH_MESSAGES.deleteWarning,
-      confirmLabel: 'Delete',
-      danger: true,
-    });
-    if (!confirmed) return;
-    if (!button || form.state === 'new' || form.state === 'creating') return props.onDraftDone();
-    setDeleting(true);
-    try {
-      await trash.mutateAsync(button.id);
-      alert('success', PUBLISH_MESSAGES.deleted);
-    } catch (error) {
-      // spec3 §4: a failed delete clears the deleting flag.
-      setDeleting(false);
-      alert('danger', PUBLISH_MESSAGES.buttonFailed('delete', reasonOf(error)));
-    }
-  };
-
   const uploadIcon = (file: File, onProgress: (fraction: number) => void) => {
     const upload = props.uploadIcon(file, onProgress);
     pendingUpload.current = upload;
@@ -264,66 +224,32 @@ export const ButtonCard = (props: Props) => {
       onDoubleClick={(event: MouseEvent) => !onControl(event) && props.onCardDoubleClick()}
     >
       <Stack gap="sm">
-        <Group justify="space-between" align="flex-start" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            {button && (
-              <Checkbox
-                aria-label={`Select ${name}`}
-                checked={props.selected}
-                onChange={(event) => props.onSelectedChange(event.currentTarget.checked)}
-              />
-            )}
-            <ButtonIcon iconId={form.value.iconId} />
-            <ClickToEdit
-              value={name}
-              label="publishing button name"
-              maxLength={100}
-              validate={nameError}
-              onSubmit={rename}
-            />
-            <Badge
-              variant="light"
-              color={form.state === 'clean' ? 'teal' : 'blue'}
-              aria-label={`State ${form.state}`}
-            >
-              {form.state}
-            </Badge>
-            {complicated && (
-              <Badge color="orange" variant="light">
-                Complicated
-              </Badge>
-            )}
-            {problems.length > 0 && (
-              <Badge color="red" variant="light">
-                Bad network
-              </Badge>
-            )}
-          </Group>
-          <Group gap="xs" wrap="nowrap">
-            <Switch
-              label="Enabled"
-              checked={enabled}
-              disabled={busy || update.isPending}
-              onChange={(event) => void toggle(event.currentTarget.checked)}
-            />
-            <Button
-              size="xs"
-              variant="subtle"
-              color="red"
-              aria-label={`Delete ${name}`}
-              loading={deleting}
-              disabled={busy && !deleting}
-              onClick={() => void remove()}
-            >
-              Delete
-            </Button>
-          </Group>
-        </Group>
-        {button && (
-          <Text size="sm" c="dimmed" data-testid="publish-status">
-            {status.data ? `${status.data.numberOfPublishedItems} published items` : 'Published items: …'}
-          </Text>
-        )}
+        <ButtonCardHeader
+          name={name}
+          iconId={form.value.iconId}
+          state={form.state}
+          dirty={form.dirty}
+          enabled={pendingEnabled ?? enabled}
+          readOnly={props.readOnly === true}
+          complicated={complicated}
+          bad={problems.length > 0}
+          status={
+            button
+              ? status.data
+                ? `${status.data.numberOfPublishedItems} published items`
+                : 'Published items: …'
+              : undefined
+          }
+          selectable={Boolean(button) && !props.readOnly}
+          selected={props.selected}
+          busy={busy}
+          deleting={deleting}
+          toggling={toggling}
+          onSelectedChange={props.onSelectedChange}
+          onRename={rename}
+          onToggle={(next) => void toggle(next)}
+          onDelete={() => void remove()}
+        />
         <SettingsFields
           keepFor={form.value.keepFor}
           location={form.value.location}
@@ -376,7 +302,6 @@ export const ButtonCard = (props: Props) => {
             name={name}
             network={network}
             modules={modules}
-            problems={problems}
             stratified={stratified}
             readOnly={busy}
             onChange={(next, info) => {
@@ -414,10 +339,12 @@ export const ButtonCard = (props: Props) => {
             module={modules.find((m) => m.id === node.moduleId)}
             options={node.options}
             disabled={busy}
-            onChange={(options, optionsValid) => {
-              setShownValid(optionsValid);
-              form.setValue(withNodeOptions(latest.current.value, node.nodeLocalId, options, modules));
-            }}
+            onChange={(options) =>
+              form.setValue(withNodeOptions(latest.current.value, node.nodeLocalId, options, modules))
+            }
+            onAction={(moduleId, action, options) =>
+              moduleAction.mutateAsync({ moduleId, action, options }) as Promise<ServerFormAction>
+            }
           />
         )}
         {missing.length > 0 && (
@@ -430,13 +357,15 @@ export const ButtonCard = (props: Props) => {
           disabled={busy}
           onChange={(restrictions) => set({ restrictions })}
         />
-        <FormButtons
-          state={form.state}
-          dirty={form.dirty || form.state === 'new' || form.state === 'creating'}
-          valid={valid}
-          onSave={() => void save()}
-          onDiscard={() => void discard()}
-        />
+        {!props.readOnly && (
+          <FormButtons
+            state={form.state}
+            dirty={form.dirty || form.state === 'new' || form.state === 'creating'}
+            valid={valid}
+            onSave={() => void save()}
+            onDiscard={() => void discard()}
+          />
+        )}
       </Stack>
       <IconUploadDialog
         opened={iconDialog}

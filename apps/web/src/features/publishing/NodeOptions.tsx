@@ -1,79 +1,36 @@
-import { NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
-import type { FormSchema, FormValues, PublishModule } from '@media/contract';
+import { Text } from '@mantine/core';
+import type { FormValues, PublishModule, ServerFormAction } from '@media/contract';
+import { DynamicForm } from '../../ui/dynamic-form/DynamicForm.tsx';
 
-type FormProps = {
-  schema: FormSchema;
-  values: FormValues;
-  onChange: (values: FormValues, state: { valid: boolean; dirty: boolean }) => void;
-  disabled?: boolean;
-};
-
-// PLACEHOLDER until helper E's DynamicForm (ui/dynamic-form/DynamicForm.tsx) is committed: same props,
-// text, number and select fields only. Replace `OptionsForm` with DynamicForm then.
-const OptionsForm = ({ schema, values, onChange, disabled }: FormProps) => {
-  const set = (name: string, value: FormValues[string]) => {
-    const next = { ...values, [name]: value };
-    const valid = schema.every(
-      (item) => !item.required || (next[item.name] !== '' && next[item.name] != null),
-    );
-    onChange(next, { valid, dirty: true });
-  };
-  return (
-    <Stack gap="xs">
-      {schema.map((item) => {
-        const common = { label: item.label ?? item.name, required: item.required, disabled };
-        if (item.allowedValues)
-          return (
-            <Select
-              key={item.name}
-              {...common}
-              data={item.allowedValues.map(String)}
-              value={values[item.name] == null ? null : String(values[item.name])}
-              onChange={(next) => set(item.name, next)}
-            />
-          );
-        if (item.type === 'integer' || item.type === 'number')
-          return (
-            <NumberInput
-              key={item.name}
-              {...common}
-              value={(values[item.name] as number | undefined) ?? ''}
-              onChange={(next) => set(item.name, next === '' ? null : Number(next))}
-            />
-          );
-        return (
-          <TextInput
-            key={item.name}
-            {...common}
-            value={String(values[item.name] ?? '')}
-            onChange={(e) => set(item.name, e.currentTarget.value)}
-          />
-        );
-      })}
-    </Stack>
-  );
-};
-
-/** The options of one network node, as its module's form (spec3 §3 schema items). */
+/** The options of one network node, as its module's form (spec3 §3 schema items, §4 Dynamic form). */
 export const NodeOptions = (props: {
   module: PublishModule | undefined;
   options: Record<string, unknown>;
   disabled?: boolean;
-  onChange: (options: Record<string, unknown>, valid: boolean) => void;
+  onChange: (options: Record<string, unknown>) => void;
+  /** A field of type 'button' runs its module action (spec3 §4 Server form actions). */
+  onAction: (moduleId: string, action: string, options: FormValues) => Promise<ServerFormAction>;
 }) => {
-  if (!props.module) return null;
-  if (props.module.schema.length === 0)
+  const { module } = props;
+  if (!module) return null;
+  if (module.schema.length === 0)
     return (
       <Text size="sm" c="dimmed">
-        {props.module.name} has no options.
+        {module.name} has no options.
       </Text>
     );
   return (
-    <OptionsForm
-      schema={props.module.schema}
-      values={props.options as FormValues}
-      disabled={props.disabled}
-      onChange={(values, { valid }) => props.onChange(values, valid)}
-    />
+    <fieldset style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+      <Text component="legend" size="sm" fw={500} mb={4}>
+        {module.name} options
+      </Text>
+      <DynamicForm
+        schema={module.schema}
+        values={props.options as FormValues}
+        disabled={props.disabled}
+        onChange={(values) => props.onChange(values)}
+        onAction={(action, values) => props.onAction(module.id, action, values)}
+      />
+    </fieldset>
   );
 };

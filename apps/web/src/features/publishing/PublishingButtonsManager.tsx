@@ -178,9 +178,9 @@ export const PublishingButtonsManager = ({ ctx, siteId }: { ctx: PublishContext;
             draft={draft}
             selected={false}
             onSelectedChange={() => undefined}
-            onDraftDone={(saved) => {
+            onDraftDone={(createdId) => {
               setDrafts((current) => current.filter((d) => d.key !== draft.key));
-              if (networkKey === draft.key) setNetworkKey(saved ? String(saved.id) : null);
+              if (networkKey === draft.key) setNetworkKey(createdId ? String(createdId) : null);
             }}
           />
         ))}
@@ -189,6 +189,7 @@ export const PublishingButtonsManager = ({ ctx, siteId }: { ctx: PublishContext;
             key={button.id}
             {...cardProps(String(button.id))}
             button={button}
+            readOnly={ctx.scope === 'accounts' && button.accountId === null}
             selected={selected.has(button.id)}
             onSelectedChange={(on) =>
               setSelected((current) => {

@@ -1,5 +1,6 @@
 import {
   BUTTON_NAME_MAX,
+  type FormValues,
   type NetworkNode,
   PUBLISH_MESSAGES,
   type PublishButton,
@@ -7,6 +8,7 @@ import {
   type PublishModule,
   type PublishNetwork,
   type RoleRestriction,
+  validateForm,
 } from '@media/contract';
 
 /**
@@ -139,23 +141,20 @@ export const withNodeOptions = (
 export const nodesWithOptions = (form: Pick<ButtonForm, 'phases'>, modules: readonly PublishModule[]) =>
   primaryNetwork(form).nodes.filter((node) => (moduleOf(modules, node)?.schema.length ?? 0) > 0);
 
-const isEmpty = (value: unknown) =>
-  value === undefined ||
-  value === null ||
-  (typeof value === 'string' && value.trim() === '') ||
-  (Array.isArray(value) && value.length === 0);
-
 /**
- * spec3 §5: forms must be valid before a button is created or saved. The required options left empty,
- * as '{module}: {label}', over every node of every phase.
+ * spec3 §5: forms must be valid before a button is created or saved. The options forms that are not, as
+ * '{module}: {field label}', over every node of every phase.
  */
 export const missingOptions = (form: Pick<ButtonForm, 'phases'>, modules: readonly PublishModule[]) =>
   form.phases.flatMap((phase) =>
     phase.phase.network.nodes.flatMap((node) => {
       const module = moduleOf(modules, node);
-      return (module?.schema ?? [])
-        .filter((item) => item.required && item.type !== 'hidden' && isEmpty(node.options[item.name]))
-        .map((item) => `${module?.name}: ${item.label ?? item.name}`);
+      if (!module || module.schema.length === 0) return [];
+      const check = validateForm(module.schema, node.options as FormValues);
+      if (check.valid) return [];
+      return module.schema
+        .filter((item) => check.required[item.name] || (check.errors[item.name]?.length ?? 0) > 0)
+        .map((item) => `${module.name}: ${item.label ?? item.name}`);
     }),
   );
 
