@@ -148,6 +148,32 @@ describe(`demo data (${testDriver()})`, () => {
     }
   });
 
+  it('gives the publishing buttons page something to show: good buttons, one disabled and hidden from viewers', async () => {
+    type Button = { name: string; enabled: boolean; bad: boolean; siteId: number | null };
+    const list = async (username: string) => {
+      const client = await t.client().signIn(username, DEMO_PASSWORD);
+      const [account] = (await client.get<Collection<{ id: number }>>('/api/accounts')).body.results;
+      const page = await client.get<Collection<Button>>(
+        `/api/accounts/${account?.id}/publishButtons?phases=expand&includeAll=1`,
+      );
+      expect(page.status, username).toBe(200);
+      return page.body.results;
+    };
+    const managed = await list('evening-news.manager');
+    expect(managed.map((button) => button.name).sort()).toEqual([
+      'Archive copy',
+      'Partner FTP',
+      'Site archive',
+      'Web (YouTube)',
+    ]);
+    expect(managed.filter((button) => button.bad)).toEqual([]);
+    expect(managed.find((button) => button.name === 'Partner FTP')?.enabled).toBe(false);
+    expect(managed.find((button) => button.name === 'Site archive')?.siteId).not.toBeNull();
+    const viewed = await list('evening-news.viewer');
+    expect(viewed.map((button) => button.name)).not.toContain('Partner FTP');
+    expect(viewed.length).toBeGreaterThan(0);
+  });
+
   it('is loaded once: a second run adds nothing', async () => {
     expect(await seedDemo(t.ctx.db, DEMO_PASSWORD)).toBeUndefined();
   });

@@ -22,6 +22,7 @@ import { randomToken, sha256 } from '../platform/crypto.ts';
 import type { Db, Tx } from '../platform/db/client.ts';
 import { seedDemoEdge } from './demo-edge.ts';
 import { seedDemoMedia } from './demo-media.ts';
+import { seedDemoPublishing } from './demo-publishing.ts';
 import {
   findRoleByName,
   grantAccountAccess,
@@ -142,6 +143,7 @@ export const seedDemo = async (
       dataDir: options.dataDir,
     });
     await seedDemoMedia(tx, { accounts, dataDir: options.dataDir });
+    await seedDemoPublishing(tx, { accounts, siteId: london.id });
 
     // Open invitations and signed-in sessions (from elsewhere) so those lists have something to show.
     const editorRole = await findRoleByName(tx, ROLE_EDITOR);
