@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ACCUMULATE_METADATA_KEYS, folderAccessOf, INGEST_STATUSES, ROLE_VIEWER } from '@media/contract';
+import {
+  ACCUMULATE_METADATA_KEYS,
+  API_VERSIONS,
+  folderAccessOf,
+  INGEST_STATUSES,
+  ROLE_VIEWER,
+} from '@media/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeServers } from '../src/modules/edge/tables.ts';
@@ -146,6 +152,20 @@ describe(`demo data (${testDriver()})`, () => {
       expect(folderAccessOf(viewer.id, chain)).toBe('none');
       expect(byPath.get('/Legal hold/Embargoed interview')?.type).toBe('source');
     }
+    // Through the media tree itself: the Viewer does not see the hidden folder, the Account Manager does.
+    type Listing = { results: { children: { name: string }[] } };
+    const rootOf = async (username: string) => {
+      const client = await t.client().signIn(username, DEMO_PASSWORD);
+      const answer = await client.get<Listing>('/api/nodes?path=/evening-news', {
+        'x-api-version': API_VERSIONS.nodes,
+      });
+      expect(answer.status).toBe(200);
+      return answer.body.results.children.map((child) => child.name);
+    };
+    expect(await rootOf('evening-news.manager')).toEqual(expect.arrayContaining(['News', 'Legal hold']));
+    const seen = await rootOf('evening-news.viewer');
+    expect(seen).toContain('News');
+    expect(seen).not.toContain('Legal hold');
   });
 
   it('gives the publishing buttons page something to show: good buttons, one disabled and hidden from viewers', async () => {
