@@ -1,5 +1,5 @@
 import '@xyflow/react/dist/style.css';
-import { List, Stack, Text } from '@mantine/core';
+import { List, Stack, Text, useComputedColorScheme } from '@mantine/core';
 import {
   type Connection,
   checkNetwork,
@@ -20,7 +20,15 @@ import {
   ReactFlowProvider,
   useReactFlow,
 } from '@xyflow/react';
-import { type KeyboardEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import {
+  type CSSProperties,
+  type KeyboardEvent,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { type ModuleFlowNode, ModuleNode } from './ModuleNode.tsx';
 import { NetworkLegend } from './NetworkLegend.tsx';
 import { NetworkToolbar } from './NetworkToolbar.tsx';
@@ -52,6 +60,8 @@ type Selection = { kind: 'node'; id: number } | { kind: 'edge'; pair: Connection
 const NODE_TYPES = { module: ModuleNode };
 /** Never zoom in past 1, so node boxes show at their 100x50 size (spec3 §9). */
 const FIT_VIEW = { padding: 0.2, maxZoom: 1 };
+/** The graph on the page's own background, light or dark. */
+const GRAPH_STYLE = { '--xy-background-color': 'var(--mantine-color-body)' } as CSSProperties;
 const edgeId = ([from, to]: Connection) => `${from}-${to}`;
 const pairOfEdge = (id: string): Connection => {
   const [from, to] = id.split('-').map(Number);
@@ -80,6 +90,7 @@ const NetworkEditorFlow = ({
   const [message, setMessage] = useState<string | null>(null);
   const delayed = useDelayedClick();
   const { fitView } = useReactFlow();
+  const colorMode = useComputedColorScheme('light');
 
   const hidden = hiddenSourceNode(network, modules);
   const hiddenIds = useMemo(() => new Set(hidden === null ? [] : [hidden]), [hidden]);
@@ -118,7 +129,7 @@ const NetworkEditorFlow = ({
   const emit = (next: PublishNetwork) =>
     onChange(next, { stratified: isStratified(next, modules), problems: checkNetwork(next, modules) });
 
-  const nodes: ModuleFlowNode[] = placements.map((place) => {
+  const drawn: ModuleFlowNode[] = placements.map((place) => {
     const node = network.nodes.find((candidate) => candidate.nodeLocalId === place.nodeLocalId);
     const type = node ? nodeType(modules, node) : null;
     const label = nameOf(place.nodeLocalId);
@@ -133,6 +144,14 @@ const NetworkEditorFlow = ({
       data: { label, type, hasInput: type !== 'source', hasOutput: type !== 'post' },
     };
   });
+  // React Flow measures a node again whenever its object changes (its links vanish meanwhile): unchanged
+  // nodes keep the object they had.
+  const nodeCache = useRef(new Map<string, ModuleFlowNode>());
+  const nodes = drawn.map((node) => {
+    const cached = nodeCache.current.get(node.id);
+    return cached && JSON.stringify(cached) === JSON.stringify(node) ? cached : node;
+  });
+  nodeCache.current = new Map(nodes.map((node) => [node.id, node]));
   const shownIds = new Set(placements.map((place) => place.nodeLocalId));
   const edges: Edge[] = network.connections
     // A hanging connection has no end to draw; the problems list names it.
@@ -256,6 +275,8 @@ const NetworkEditorFlow = ({
           edges={edges}
           nodeTypes={NODE_TYPES}
           aria-label="Publishing network"
+          colorMode={colorMode}
+          style={GRAPH_STYLE}
           fitView
           fitViewOptions={FIT_VIEW}
           minZoom={0.3}

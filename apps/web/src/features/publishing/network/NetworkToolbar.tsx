@@ -63,6 +63,7 @@ export const NetworkToolbar = ({
         label="Module"
         placeholder="Choose a module"
         data={palette}
+        allowDeselect={false}
         value={moduleId}
         onChange={setModuleId}
         w={170}
@@ -77,8 +78,24 @@ export const NetworkToolbar = ({
       >
         Add node
       </Button>
-      <Select size="xs" label="From" data={nodeChoices} value={from} onChange={setFrom} w={150} />
-      <Select size="xs" label="To" data={nodeChoices} value={to} onChange={setTo} w={150} />
+      <Select
+        size="xs"
+        label="From"
+        data={nodeChoices}
+        allowDeselect={false}
+        value={from}
+        onChange={setFrom}
+        w={150}
+      />
+      <Select
+        size="xs"
+        label="To"
+        data={nodeChoices}
+        allowDeselect={false}
+        value={to}
+        onChange={setTo}
+        w={150}
+      />
       <Button
         size="xs"
         variant="light"
