@@ -3,6 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { type Edl, type FolderPermission, ROLE_LOGGER, ROLE_VIEWER } from '@media/contract';
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { arrivalsFolders } from '../modules/arrivals/tables.ts';
+import { ingestQueueItems } from '../modules/ingest/tables.ts';
+import { addIngestedMedia } from '../modules/nodes/ingested.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
 import { storeStream } from '../platform/storage.ts';
 import { findRoleByName } from './factories.ts';
@@ -89,7 +93,8 @@ const ago = (hours: number) => new Date(Date.now() - hours * HOUR);
  * The media tree part of the demo data set (DESIGN.md): in each account, folders (News/Today, Sport,
  * Archive/1990s, Promos), sources with real small video files, thumbnails and metadata, clips and
  * sequences (edls over the sources), a field59 artefact, a folder hidden from the Viewer role and one
- * the Logger role may only view. Without a dataDir the tree is made without files.
+ * the Logger role may only view; and the queue's ingested files in /Arrivals/{arrivals folder}. Without a
+ * dataDir the tree is made without files.
  */
 export const seedDemoMedia = async (db: DbOrTx, input: { accounts: Named[]; dataDir?: string }) => {
   const { dataDir } = input;
@@ -114,6 +119,40 @@ export const seedDemoMedia = async (db: DbOrTx, input: { accounts: Named[]; data
   } finally {
     if (workDir) await fs.promises.rm(workDir, { recursive: true, force: true });
   }
+  await landIngestedItems(db, dataDir);
+};
+
+/** The demo queue's ingested files of an account are in its tree, as the agent's report puts them there. */
+const landIngestedItems = async (db: DbOrTx, dataDir: string | undefined) => {
+  const items = await db
+    .select({
+      id: ingestQueueItems.id,
+      accountId: ingestQueueItems.accountId,
+      clipName: ingestQueueItems.clipName,
+      sourceName: ingestQueueItems.sourceName,
+      duration: ingestQueueItems.duration,
+      proxyWidth: ingestQueueItems.proxyWidth,
+      proxyHeight: ingestQueueItems.proxyHeight,
+      thumbnailPath: ingestQueueItems.thumbnailPath,
+      folderName: arrivalsFolders.name,
+    })
+    .from(ingestQueueItems)
+    .leftJoin(arrivalsFolders, eq(arrivalsFolders.id, ingestQueueItems.arrivalsFolderId))
+    .where(and(eq(ingestQueueItems.status, 'ingested'), isNotNull(ingestQueueItems.accountId)))
+    .orderBy(asc(ingestQueueItems.id));
+  for (const item of items)
+    await addIngestedMedia(db, {
+      dataDir: dataDir ?? '',
+      accountId: item.accountId as number,
+      ingestQueueItemId: item.id,
+      folderName: item.folderName,
+      name: item.clipName || item.sourceName,
+      sourcePath: item.sourceName,
+      duration: item.duration,
+      width: item.proxyWidth,
+      height: item.proxyHeight,
+      thumbnailPath: dataDir ? item.thumbnailPath : null,
+    });
 };
 
 const seedAccountTree = async (
