@@ -123,9 +123,13 @@ describe(`media tree changes (${testDriver()})`, () => {
     const field = { key: 'reporter', value: 'Sam', accountId: w.account.id, path: w.p('/News/Clip B') };
     const set = await post(w.logger.client, field);
     expect(set.status).toBe(200);
-    expect(set.body.results.metadata).toEqual({ location: 'Station 100%', reporter: 'Sam' });
+    expect(set.body.results.metadata).toEqual({
+      location: 'Station 100%',
+      note: 'Said "go" \\ now',
+      reporter: 'Sam',
+    });
     const removed = await post(w.logger.client, { ...field, value: '' });
-    expect(removed.body.results.metadata).toEqual({ location: 'Station 100%' });
+    expect(removed.body.results.metadata).toEqual({ location: 'Station 100%', note: 'Said "go" \\ now' });
     expect(await failure(w.logger.client, { ...field, accountId: w.otherAccount.id })).toEqual([
       400,
       'accountId is not the account of path',

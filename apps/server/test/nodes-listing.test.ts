@@ -126,6 +126,11 @@ describe(`media tree listing (${testDriver()})`, () => {
     ).toEqual(['Old clip']);
     // LIKE's own characters are taken literally.
     expect(await search([{ key: 'location', value: '%' }])).toEqual(['Clip B']);
+    // Quotes and backslashes are escaped in the indexed search text; such values are still found.
+    expect(await search([{ key: 'note', value: '"go"' }])).toEqual(['Clip B']);
+    expect(await search([{ key: 'note', value: 'said "go" \\ now', match: 'exact' }])).toEqual(['Clip B']);
+    expect(await search([{ key: 'text', value: 'said "go" \\ now', match: 'exact' }])).toEqual(['Clip B']);
+    expect(await search([{ key: 'note', value: 'go' }])).toEqual(['Clip B']);
     const bad = await listNodes(w.editor.client, { path: w.p(), search: 'not json' });
     expect(bad.status).toBe(400);
   });

@@ -107,7 +107,7 @@ export const makeNodesWorld = async (t: TestApp) => {
       accountId,
       type: 'source',
       createdAt: day('2026-01-12'),
-      metadata: { location: 'Station 100%' },
+      metadata: { location: 'Station 100%', note: 'Said "go" \\ now' },
     }),
     oldClip: await node('/News/Archive', 'Old clip', {
       accountId,

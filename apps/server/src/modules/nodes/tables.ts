@@ -92,5 +92,9 @@ export const nodes = pgTable(
     index('nodes_parent_name_idx').on(t.parentId, sql`lower(${t.name})`, t.id),
     index('nodes_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
     index('nodes_media_idx').on(t.mediaId),
+    // Every tree request reads the account's folders that have permission entries: few rows, found at once.
+    index('nodes_with_permissions_idx').on(t.accountId).where(sql`${t.permissions} <> '[]'::jsonb`),
+    // Counting a large folder's children of some types reads the index alone.
+    index('nodes_parent_type_idx').on(t.parentId, t.type),
   ],
 );

@@ -1,0 +1,2 @@
+CREATE INDEX "nodes_with_permissions_idx" ON "nodes" USING btree ("account_id") WHERE "nodes"."permissions" <> '[]'::jsonb;--> statement-breakpoint
+CREATE INDEX "nodes_parent_type_idx" ON "nodes" USING btree ("parent_id","type");
