@@ -1,4 +1,4 @@
-import { PUBLISH_MESSAGES } from '@media/contract';
+import { newButtonBody, PUBLISH_MESSAGES } from '@media/contract';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -132,6 +132,96 @@ describe('publishing buttons manager', () => {
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await seeAlert(page, PUBLISH_MESSAGES.deleted);
     await card.waitFor({ state: 'detached' });
+    await context.close();
+  });
+
+  it('edits several buttons at once, checks where to run, refuses a bad icon, and links from the site', async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'admin', E2E_ADMIN_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    const account = (await (await context.request.get(`${base}/api/accounts/byName/evening-news`)).json())
+      .results as { id: number; siteId: number };
+    // Two buttons made through the API, Beta first: the page lists them by name.
+    for (const name of ['Beta', 'Alpha']) {
+      const body = newButtonBody({
+        name,
+        processModuleId: 'transcode',
+        destinationModuleId: 'folder-export',
+      });
+      const destination = body.phases[0]?.phase.network.nodes[1];
+      if (destination) destination.options = { folder: `/exports/${name}` };
+      const token = (await context.cookies()).find((cookie) => cookie.name === 'csrftoken')?.value ?? '';
+      const answer = await context.request.post(`${base}/api/accounts/${account.id}/publishButtons`, {
+        headers: { 'x-csrftoken': token },
+        data: body,
+      });
+      const status = answer.status();
+      expect(status).toBe(200);
+    }
+    await page.goto(`${base}/accounts/evening-news/publishing`);
+    const cards = page.getByTestId('publish-button-card');
+    await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(2);
+    const names = await cards.evaluateAll((list) => list.map((card) => card.getAttribute('aria-label')));
+    expect(names.indexOf('Publishing button Alpha')).toBeLessThan(names.indexOf('Publishing button Beta'));
+
+    // Multi-select: keep both for 14 days and disable them in one save.
+    await page.getByLabel('Select Alpha').check();
+    await page.getByLabel('Select Beta').check();
+    const bar = page.getByTestId('multi-edit');
+    await bar.getByText('2 selected').waitFor();
+    await choose(page, bar.getByLabel('Keep for'), '14 days');
+    await choose(page, bar.getByLabel('Enabled'), 'Disabled');
+    await screenshots(page, 'publishing-multi-select');
+    await bar.getByRole('button', { name: 'Save' }).click();
+    await seeAlert(page, PUBLISH_MESSAGES.buttonsSaved(2));
+    for (const name of ['Alpha', 'Beta']) {
+      const card = page.getByRole('region', { name: `Publishing button ${name}` });
+      await expect.poll(() => card.getByLabel('Keep for').inputValue()).toBe('14 days');
+      await expect.poll(() => card.getByLabel('Enabled').isChecked()).toBe(false);
+    }
+
+    // Where to run: an edge server cannot run Transcode 2.1 (or is not available).
+    const alpha = page.getByRole('region', { name: 'Publishing button Alpha' });
+    await alpha.getByLabel(PUBLISH_MESSAGES.whereToRun).click();
+    await page.locator('.mantine-Select-option:visible').first().waitFor();
+    const edgeOptions = page.locator('.mantine-Select-option:visible').filter({ hasNotText: 'Cloud' });
+    if ((await edgeOptions.count()) > 0) {
+      await edgeOptions.first().click();
+      await alpha.getByTestId('location-problem').waitFor();
+      expect(await alpha.getByTestId('location-problem').textContent()).toMatch(
+        /will not be able to run this publishing button because (the location is not available|the module Transcode must be upgraded)/,
+      );
+      await alpha.getByRole('button', { name: 'Discard changes' }).click();
+      await page
+        .getByRole('dialog', { name: 'Discard changes' })
+        .getByRole('button', { name: 'Discard' })
+        .click();
+    } else await page.keyboard.press('Escape');
+
+    // An icon the server refuses: a warning, and the dialog is back to idle.
+    await alpha.getByRole('button', { name: 'Upload icon' }).click();
+    const iconDialog = page.getByRole('dialog', { name: PUBLISH_MESSAGES.uploadIconTitle });
+    await iconDialog.locator('input[type=file]').setInputFiles({
+      name: 'notes.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('not an image at all'),
+    });
+    await iconDialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page
+      .getByText(/^Unable to upload icon - /)
+      .first()
+      .waitFor();
+    await expect
+      .poll(() => iconDialog.getByRole('button', { name: 'Upload', exact: true }).isDisabled())
+      .toBe(false);
+    await iconDialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // The site page links to the site's publishing buttons.
+    await page.goto(`${base}/site/${account.siteId}/`);
+    await page.getByRole('link', { name: 'Publishing buttons' }).click();
+    await page.getByRole('heading', { name: 'Publishing buttons' }).waitFor();
+    await page.getByRole('button', { name: PUBLISH_MESSAGES.addTitle }).first().waitFor();
     await context.close();
   });
 });

@@ -49,8 +49,8 @@ export const SettingsFields = (props: {
   onIcon: (iconId: number | null) => void;
   onUploadIcon: () => void;
 }) => (
-  <Stack gap={4}>
-    <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+  <Stack gap="sm">
+    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
       <Select
         label="Keep for"
         data={keepForSelectData}
@@ -67,22 +67,22 @@ export const SettingsFields = (props: {
         disabled={props.disabled}
         onChange={(value) => value && props.onLocation(locationOf(value))}
       />
-      <Group gap={4} align="flex-end" wrap="nowrap">
-        <Select
-          label="Icon"
-          placeholder="No icon"
-          clearable
-          style={{ flex: 1 }}
-          data={props.icons.map((icon) => ({ value: String(icon.id), label: icon.name }))}
-          value={props.iconId === null ? null : String(props.iconId)}
-          disabled={props.disabled}
-          onChange={(value) => props.onIcon(value ? Number(value) : null)}
-        />
-        <Button variant="default" disabled={props.disabled} onClick={props.onUploadIcon}>
-          Upload icon
-        </Button>
-      </Group>
     </SimpleGrid>
+    <Group gap="xs" align="flex-end" wrap="nowrap">
+      <Select
+        label="Icon"
+        placeholder="No icon"
+        clearable
+        style={{ flex: 1 }}
+        data={props.icons.map((icon) => ({ value: String(icon.id), label: icon.name }))}
+        value={props.iconId === null ? null : String(props.iconId)}
+        disabled={props.disabled}
+        onChange={(value) => props.onIcon(value ? Number(value) : null)}
+      />
+      <Button variant="default" disabled={props.disabled} onClick={props.onUploadIcon}>
+        Upload icon
+      </Button>
+    </Group>
     {props.locationProblem && (
       <Alert color="yellow" p="xs" data-testid="location-problem">
         {props.locationProblem}

@@ -169,7 +169,8 @@ export const PublishingButtonsManager = ({ ctx, siteId }: { ctx: PublishContext;
           </Button>
         </Stack>
       )}
-      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+      {/* Dense flow: the card in network mode spans the row without leaving a hole before it. */}
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md" style={{ gridAutoFlow: 'row dense' }}>
         {drafts.map((draft) => (
           <ButtonCard
             key={draft.key}
