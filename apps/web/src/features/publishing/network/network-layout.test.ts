@@ -126,6 +126,20 @@ describe('editor add and delete keep the hidden source rule', () => {
     expect(hiddenSourceNode(back.network, modules)).toBeNull();
   });
 
+  it('adds a process node the destination does not accept unconnected, and shows the source again', () => {
+    const webhook = setProcessNodes(
+      structuredClone(
+        newButtonBody({ name: 'W', processModuleId: 'as-is', destinationModuleId: 'webhook' }, modules)
+          .phases[0]?.phase.network as PublishNetwork,
+      ),
+      [],
+      modules,
+    );
+    const added = addModuleNode(webhook, 'watermark', modules);
+    expect(added.network.connections).toEqual([[0, 1]]);
+    expect(hiddenSourceNode(added.network, modules)).toBeNull();
+  });
+
   it('leaves a network that is not stratified as the user drew it', () => {
     const two = connect(addNode(simple(), 'transcode', modules).network, [0, 3], modules).network;
     expect(deleteNode(two, 2, modules).connections).toEqual([[0, 3]]);

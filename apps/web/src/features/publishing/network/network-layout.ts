@@ -1,4 +1,5 @@
 import {
+  acceptsInput,
   type Connection,
   connectionRefusal,
   DESTINATION_NODE_ID,
@@ -170,11 +171,24 @@ export const deleteNode = (network: PublishNetwork, nodeLocalId: number, modules
 
 /**
  * The editor's add of a module node: a process node added while the source is hidden is wired
- * source → node → destination, which brings the source back into view; any other node comes unconnected.
+ * source → node → destination when both modules accept those links, which brings the source back into
+ * view; any other node comes unconnected (a process node shows the source again too).
  */
 export const addModuleNode = (network: PublishNetwork, moduleId: string, modules: ModuleList) => {
   const module = modules.find((candidate) => candidate.id === moduleId);
-  if (module?.type === 'process' && hiddenSourceNode(network, modules) !== null) {
+  const moduleAt = (id: number | null) => {
+    const node = network.nodes.find((candidate) => candidate.nodeLocalId === id);
+    return node ? moduleOf(modules, node) : undefined;
+  };
+  const source = moduleAt(mainSourceId(network, modules));
+  const destination = moduleAt(mainDestinationId(network, modules));
+  const fits =
+    module !== undefined &&
+    source !== undefined &&
+    destination !== undefined &&
+    acceptsInput(module, source) &&
+    acceptsInput(destination, module);
+  if (module?.type === 'process' && fits && hiddenSourceNode(network, modules) !== null) {
     const nodeLocalId = nextNodeLocalId(network);
     return { network: setProcessNodes(network, [moduleId], modules), nodeLocalId };
   }
