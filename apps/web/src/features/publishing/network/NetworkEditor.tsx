@@ -62,6 +62,17 @@ const NODE_TYPES = { module: ModuleNode };
 const FIT_VIEW = { padding: 0.2, maxZoom: 1 };
 /** The graph on the page's own background, light or dark. */
 const GRAPH_STYLE = { '--xy-background-color': 'var(--mantine-color-body)' } as CSSProperties;
+/** What a screen reader says of a focused node or connection: the keys this editor answers. */
+const ARIA_LABELS = {
+  'node.a11yDescription.default':
+    'Press Enter or Space to select a node and show its options, Delete to remove it, Escape to cancel.',
+  'edge.a11yDescription.default':
+    'Press Enter or Space to select a connection, then Delete to remove it or Escape to cancel.',
+};
+const READ_ONLY_ARIA_LABELS = {
+  'node.a11yDescription.default': 'Press Enter or Space to select a node and show its options.',
+  'edge.a11yDescription.default': 'Press Enter or Space to select a connection.',
+};
 const edgeId = ([from, to]: Connection) => `${from}-${to}`;
 const pairOfEdge = (id: string): Connection => {
   const [from, to] = id.split('-').map(Number);
@@ -276,6 +287,7 @@ const NetworkEditorFlow = ({
           nodeTypes={NODE_TYPES}
           aria-label="Publishing network"
           colorMode={colorMode}
+          ariaLabelConfig={readOnly ? READ_ONLY_ARIA_LABELS : ARIA_LABELS}
           style={GRAPH_STYLE}
           fitView
           fitViewOptions={FIT_VIEW}
