@@ -250,6 +250,11 @@ export const ButtonCard = (props: Props) => {
           onToggle={(next) => void toggle(next)}
           onDelete={() => void remove()}
         />
+        {form.value.phases.length === 0 && (
+          <Alert color="red" p="xs" role="alert">
+            {PUBLISH_MESSAGES.configurationUnreadable}
+          </Alert>
+        )}
         <SettingsFields
           keepFor={form.value.keepFor}
           location={form.value.location}

@@ -38,6 +38,8 @@ export const PublishingButtonsManager = ({ ctx, siteId }: { ctx: PublishContext;
   const update = useSavePublishButton(ctx);
   useLiveRefresh(buttons.data?.channel || undefined, publishingKey(ctx));
   useLiveRefresh(icons.data?.channel || undefined, publishingKey(ctx));
+  // A button's status and role restrictions are its own queries; a change of the list refreshes them too.
+  useLiveRefresh(buttons.data?.channel || undefined, ['publishButton']);
 
   const [drafts, setDrafts] = useState<Draft[]>([]);
   const [adding, setAdding] = useState(false);

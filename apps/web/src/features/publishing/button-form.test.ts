@@ -85,3 +85,20 @@ describe('publishing button form', () => {
     expect(restrictionsFor(roles, [{ roleId: 2, roleName: 'Viewer', allow: false }])[1]?.allow).toBe(false);
   });
 });
+
+describe('publishing button select values', () => {
+  it('maps keep-for choices and locations to select values and back', async () => {
+    const { keepForOf, keepForValue, locationOf, locationValue, locationSelectData } = await import(
+      './ButtonFields.tsx'
+    );
+    expect(keepForOf(keepForValue(null))).toBeNull();
+    expect(keepForOf(keepForValue(7 * 86_400))).toBe(7 * 86_400);
+    expect(locationOf(locationValue({ type: 'cloud', id: null }))).toEqual({ type: 'cloud', id: null });
+    expect(locationOf(locationValue({ type: 'edge', id: 4 }))).toEqual({ type: 'edge', id: 4 });
+    const cloud = { type: 'cloud' as const, id: null, name: 'Cloud', available: true, modules: {} };
+    expect(locationSelectData([cloud], { type: 'edge', id: 9 })).toEqual([
+      { value: 'cloud:', label: 'Cloud' },
+      { value: 'edge:9', label: 'Unknown location (edge:9)' },
+    ]);
+  });
+});
