@@ -258,12 +258,16 @@ const runOn = async (driver: 'pglite' | 'postgres') => {
     console.log('');
     const inTree = sql`n.account_id = ${accountId} and n.path <> '/' and n.path like '/%'
       and n.type in ('source', 'folder', 'sequence')`;
-    await explain(ctx, 'name search', sql`${inTree} and lower(n.name) like '%4711%'`);
+    await explain(
+      ctx,
+      'name search',
+      sql`${inTree} and n.search_text like '%4711%' and lower(n.name) like '%4711%'`,
+    );
     await explain(ctx, 'text search', sql`${inTree} and n.search_text like '%8123%'`);
     await explain(
       ctx,
       'metadata search',
-      sql`${inTree} and lower(n.metadata ->> 'filename') like '%a5123.%'`,
+      sql`${inTree} and n.search_text like '%a5123.%' and lower(n.metadata ->> 'filename') like '%a5123.%'`,
     );
     await explain(
       ctx,
