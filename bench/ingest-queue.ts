@@ -1,17 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { API_VERSIONS } from '@media/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/platform/config.ts';
 import type { AppContext } from '../apps/server/src/platform/context.ts';
-import { createContext } from '../apps/server/src/platform/start.ts';
-import { createScratchPostgresDatabase } from '../apps/server/test/scratch-postgres.ts';
 import { BenchmarkFailure } from './failure.ts';
+import { quantile, withBenchServer } from './server-bench.ts';
 
-const PASSWORD = 'Bench-Passw0rd!';
 const ACCOUNTS = 1_000;
 const EDGES = 100;
 const ITEMS = 200_000;
@@ -66,23 +59,6 @@ export const seedQueue = async (ctx: AppContext) => {
   await db.execute(sql`analyze`);
 };
 
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-
-const signIn = async (app: FastifyInstance) => {
-  const first = await app.inject({ method: 'GET', url: '/api/passwordRules' });
-  const csrf = first.cookies.find((c) => c.name === 'csrftoken')?.value ?? '';
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/login',
-    headers: { 'x-csrftoken': csrf, cookie: `csrftoken=${csrf}` },
-    payload: { username: 'admin', password: PASSWORD },
-  });
-  if (login.json<{ results: { status: string } }>().results.status !== 'valid')
-    throw new BenchmarkFailure(`sign-in failed: ${login.body}`);
-  return login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-};
-
 const measure = async (app: FastifyInstance, cookie: string, urlOf: (i: number) => string) => {
   const times: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
@@ -101,32 +77,14 @@ const measure = async (app: FastifyInstance, cookie: string, urlOf: (i: number) 
   return { median: quantile(times, 0.5), p99: quantile(times, 0.99) };
 };
 
-const runOn = async (driver: 'pglite' | 'postgres') => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-bench-queue-'));
-  const postgres =
-    driver === 'postgres'
-      ? await createScratchPostgresDatabase(process.env.DATABASE_URL as string, 'bench')
-      : undefined;
-  let ctx: AppContext | undefined;
-  let app: FastifyInstance | undefined;
-  try {
-    const config = loadConfig({
-      DATA_DIR: dataDir,
-      ADMIN_PASSWORD: PASSWORD,
-      LOG_LEVEL: 'warn',
-      LOCAL_EDGE: '0',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      ...(postgres ? { DATABASE_URL: postgres.url } : {}),
-    });
-    ({ ctx } = await createContext(config, { logStream: process.stderr }));
+const runOn = (driver: 'pglite' | 'postgres') =>
+  withBenchServer(driver, 'queue', async ({ ctx, start }) => {
     const seeding = performance.now();
     await seedQueue(ctx);
     console.log(
       `${driver}: seeded ${ITEMS} queue items on ${EDGES} edge servers in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
     );
-    app = await buildApp(ctx);
-    await app.ready();
-    const cookie = await signIn(app);
+    const { app, cookie } = await start();
     const ids = (await ctx.db.execute(sql`select
         (select min(id) from edge_servers) as edge,
         (select min(account_id) from ingest_queue_items where endpoint_id = (select min(id) from edge_endpoints)) as account,
@@ -198,13 +156,7 @@ const runOn = async (driver: 'pglite' | 'postgres') => {
     console.log(line(header));
     for (const row of rows) console.log(line(row));
     return failed;
-  } finally {
-    await app?.close();
-    await ctx?.close();
-    await postgres?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-};
+  });
 
 /**
  * DESIGN.md: an ingest queue page of 100 items, filtered and sorted, under 20 ms median server time on

@@ -1,17 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { like, min, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../apps/server/src/app.ts';
 import { accounts } from '../apps/server/src/modules/organisation/tables.ts';
-import { loadConfig } from '../apps/server/src/platform/config.ts';
 import type { AppContext } from '../apps/server/src/platform/context.ts';
-import { createContext } from '../apps/server/src/platform/start.ts';
-import { createScratchPostgresDatabase } from '../apps/server/test/scratch-postgres.ts';
 import { BenchmarkFailure } from './failure.ts';
+import { quantile, withBenchServer } from './server-bench.ts';
 
-const PASSWORD = 'Bench-Passw0rd!';
 const ACCOUNTS = 10_000;
 const USERS = 50_000;
 const SITES = 50;
@@ -45,26 +38,6 @@ export const seedLargeLists = async (ctx: AppContext) => {
   await db.execute(sql`analyze`);
 };
 
-const cookieHeader = (cookies: { name: string; value: string }[]) =>
-  cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-
-const signIn = async (app: FastifyInstance) => {
-  const first = await app.inject({ method: 'GET', url: '/api/passwordRules' });
-  const csrf = first.cookies.find((c) => c.name === 'csrftoken')?.value ?? '';
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/login',
-    headers: { 'x-csrftoken': csrf, cookie: `csrftoken=${csrf}` },
-    payload: { username: 'admin', password: PASSWORD },
-  });
-  if (login.json<{ results: { status: string } }>().results.status !== 'valid')
-    throw new BenchmarkFailure(`sign-in failed: ${login.body}`);
-  return cookieHeader(login.cookies);
-};
-
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-
 /** Server time of each call through Fastify's inject: routing, rights, queries and serialisation. */
 const measure = async (app: FastifyInstance, cookie: string, urlOf: (i: number) => string) => {
   const times: number[] = [];
@@ -80,32 +53,14 @@ const measure = async (app: FastifyInstance, cookie: string, urlOf: (i: number) 
   return { median: quantile(times, 0.5), p99: quantile(times, 0.99) };
 };
 
-const runOn = async (driver: 'pglite' | 'postgres') => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-bench-lists-'));
-  const postgres =
-    driver === 'postgres'
-      ? await createScratchPostgresDatabase(process.env.DATABASE_URL as string, 'bench')
-      : undefined;
-  let ctx: AppContext | undefined;
-  let app: FastifyInstance | undefined;
-  try {
-    const config = loadConfig({
-      DATA_DIR: dataDir,
-      ADMIN_PASSWORD: PASSWORD,
-      LOG_LEVEL: 'warn',
-      LOCAL_EDGE: '0',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      ...(postgres ? { DATABASE_URL: postgres.url } : {}),
-    });
-    ({ ctx } = await createContext(config, { logStream: process.stderr }));
+const runOn = (driver: 'pglite' | 'postgres') =>
+  withBenchServer(driver, 'lists', async ({ ctx, start }) => {
     const seeding = performance.now();
     await seedLargeLists(ctx);
     console.log(
       `${driver}: seeded ${ACCOUNTS} accounts, ${USERS} users in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
     );
-    app = await buildApp(ctx);
-    await app.ready();
-    const cookie = await signIn(app);
+    const { app, cookie } = await start();
     const [big] = await ctx.db
       .select({ id: min(accounts.id) })
       .from(accounts)
@@ -157,13 +112,7 @@ const runOn = async (driver: 'pglite' | 'postgres') => {
     console.log(line(header));
     for (const row of rows) console.log(line(row));
     return failed;
-  } finally {
-    await app?.close();
-    await ctx?.close();
-    await postgres?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-};
+  });
 
 /** Issue 6: account list, user search and userAccess pages on 10k accounts and 50k users. */
 export const runListsBenchmark = async () => {

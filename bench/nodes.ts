@@ -1,17 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { API_VERSIONS } from '@media/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/platform/config.ts';
 import type { AppContext } from '../apps/server/src/platform/context.ts';
-import { createContext } from '../apps/server/src/platform/start.ts';
-import { createScratchPostgresDatabase } from '../apps/server/test/scratch-postgres.ts';
 import { BenchmarkFailure } from './failure.ts';
+import { quantile, withBenchServer } from './server-bench.ts';
 
-const PASSWORD = 'Bench-Passw0rd!';
 const ACCOUNT = 'bench-media';
 /** DESIGN.md's large data set holds 1M nodes; BENCH_NODES makes a smaller run (PGlite is slower to seed). */
 const NODES = Number(process.env.BENCH_NODES ?? 1_000_000);
@@ -100,23 +93,6 @@ export const seedNodes = async (ctx: AppContext) => {
   return { accountId, bigFolder: big?.path as string };
 };
 
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-
-const signIn = async (app: FastifyInstance) => {
-  const first = await app.inject({ method: 'GET', url: '/api/passwordRules' });
-  const csrf = first.cookies.find((c) => c.name === 'csrftoken')?.value ?? '';
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/login',
-    headers: { 'x-csrftoken': csrf, cookie: `csrftoken=${csrf}` },
-    payload: { username: 'admin', password: PASSWORD },
-  });
-  if (login.json<{ results: { status: string } }>().results.status !== 'valid')
-    throw new BenchmarkFailure(`sign-in failed: ${login.body}`);
-  return login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-};
-
 const get = async (app: FastifyInstance, cookie: string, url: string) => {
   const response = await app.inject({
     method: 'GET',
@@ -165,32 +141,14 @@ const explain = async (ctx: AppContext, label: string, where: ReturnType<typeof 
   );
 };
 
-const runOn = async (driver: 'pglite' | 'postgres') => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-bench-nodes-'));
-  const postgres =
-    driver === 'postgres'
-      ? await createScratchPostgresDatabase(process.env.DATABASE_URL as string, 'bench')
-      : undefined;
-  let ctx: AppContext | undefined;
-  let app: FastifyInstance | undefined;
-  try {
-    const config = loadConfig({
-      DATA_DIR: dataDir,
-      ADMIN_PASSWORD: PASSWORD,
-      LOG_LEVEL: 'warn',
-      LOCAL_EDGE: '0',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      ...(postgres ? { DATABASE_URL: postgres.url } : {}),
-    });
-    ({ ctx } = await createContext(config, { logStream: process.stderr }));
+const runOn = (driver: 'pglite' | 'postgres') =>
+  withBenchServer(driver, 'nodes', async ({ ctx, start }) => {
     const seeding = performance.now();
     const { accountId, bigFolder } = await seedNodes(ctx);
     console.log(
       `${driver}: seeded ${NODES.toLocaleString('en-GB')} nodes (${DESKS * (FOLDERS_PER_DESK + 1)} folders, ${BIG_FOLDER.toLocaleString('en-GB')} sources in ${bigFolder}) in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
     );
-    app = await buildApp(ctx);
-    await app.ready();
-    const cookie = await signIn(app);
+    const { app, cookie } = await start();
     const folderPath = encodeURIComponent(`/${ACCOUNT}${bigFolder}`);
     const rootPath = encodeURIComponent(`/${ACCOUNT}`);
     const search = (clause: object) => `search=${encodeURIComponent(JSON.stringify(clause))}`;
@@ -275,13 +233,7 @@ const runOn = async (driver: 'pglite' | 'postgres') => {
       sql`n.account_id = ${accountId} and n.permissions <> '[]'::jsonb`,
     );
     return failed;
-  } finally {
-    await app?.close();
-    await ctx?.close();
-    await postgres?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-};
+  });
 
 /**
  * DESIGN.md: a node search under 20 ms median server time on PostgreSQL with the large data set (1M
