@@ -19,7 +19,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { sha256 } from '../../platform/crypto.ts';
 import { AppError, badRequest, notFound, unauthenticated } from '../../platform/errors.ts';
 import { storeStream } from '../../platform/storage.ts';
-import { addIngestedMedia } from '../nodes/ingested.ts';
+import { addIngestedMedia } from '../nodes/service.ts';
 import * as repo from './repo.ts';
 
 export type AgentEdge = NonNullable<Awaited<ReturnType<typeof repo.findEdgeByTokenHash>>>;
