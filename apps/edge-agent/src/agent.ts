@@ -270,6 +270,7 @@ export class EdgeAgent {
       if (item.forced)
         return {
           status: 'ingested' as const,
+          fileSize: (await fs.promises.stat(file)).size,
           log: line('Forced past the media check: not a media file, no proxy made'),
         };
       return {
@@ -286,9 +287,11 @@ export class EdgeAgent {
       lines.push(line(`Thumbnail made; proxy size ${size.width}x${size.height}`));
     }
     lines.push(line('Ingested'));
+    const { size: fileSize } = await fs.promises.stat(file);
     return {
       status: 'ingested' as const,
       duration: info.duration,
+      fileSize,
       proxyWidth: size?.width ?? null,
       proxyHeight: size?.height ?? null,
       log: lines.join(''),

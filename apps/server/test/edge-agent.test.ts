@@ -69,6 +69,7 @@ describe(`local edge agent (${testDriver()})`, () => {
     const [clip] = (await items()).filter((item) => item.sourceName === 'clip.mp4');
     expect(clip).toMatchObject({ status: 'ingested', clipName: 'clip', proxyWidth: 320, proxyHeight: 240 });
     expect(clip?.duration).toBeGreaterThan(1.5);
+    expect(clip?.fileSize).toBe(fs.statSync(path.join(local.folders.arrivals, 'clip.mp4')).size);
     expect(clip?.log).toContain('Ingested');
     const thumbnail = path.join(t.config.dataDir, clip?.thumbnailPath ?? 'none');
     expect(fs.readFileSync(thumbnail).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));

@@ -68,6 +68,7 @@ describe(`ingested files land in the media tree (${testDriver()})`, () => {
       duration: 12.5,
       proxyWidth: 640,
       proxyHeight: 360,
+      fileSize: 7_340_032,
       log: 'Ingested\n',
     });
     expect(finished.status).toBe(200);
@@ -126,6 +127,7 @@ describe(`ingested files land in the media tree (${testDriver()})`, () => {
     expect(source.parentId).toBe(one(tree.filter((node) => node.path === '/Arrivals/Rushes')).id);
     expect(source.metadata).toEqual({
       filename: 'A001.mov',
+      filesize: '7340032',
       sourcelocator: 'day1/A001.mov',
       ingestQueueItemId: String(id),
     });
@@ -144,6 +146,7 @@ describe(`ingested files land in the media tree (${testDriver()})`, () => {
       duration: 12.5,
       width: 640,
       height: 360,
+      size: 7_340_032,
     });
     const thumb = one(
       await t.ctx.db

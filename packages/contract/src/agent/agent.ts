@@ -83,6 +83,8 @@ export const agentQueueItemProgressSchema = z.strictObject({
   duration: z.number().min(0).nullable().optional(),
   proxyWidth: z.number().int().min(1).max(16_384).nullable().optional(),
   proxyHeight: z.number().int().min(1).max(16_384).nullable().optional(),
+  /** The size of the ingested file in bytes. */
+  fileSize: z.number().int().min(0).nullable().optional(),
   /** Lines to add to the item's log. */
   log: z.string().max(100_000).optional(),
 });

@@ -154,6 +154,7 @@ export const updateItemProgress = (
     duration?: number | null;
     proxyWidth?: number | null;
     proxyHeight?: number | null;
+    fileSize?: number | null;
     log?: string;
   },
 ) =>
@@ -165,6 +166,7 @@ export const updateItemProgress = (
       ...(change.duration !== undefined ? { duration: change.duration } : {}),
       ...(change.proxyWidth !== undefined ? { proxyWidth: change.proxyWidth } : {}),
       ...(change.proxyHeight !== undefined ? { proxyHeight: change.proxyHeight } : {}),
+      ...(change.fileSize !== undefined ? { fileSize: change.fileSize } : {}),
       ...(change.log ? { log: sql`${ingestQueueItems.log} || ${change.log}` } : {}),
       ...(change.status === 'ingesting' ? { whenStarted: sql`now()`, whenFinished: null, error: null } : {}),
       ...(['ingested', 'failed', 'missing', 'duplicated'].includes(change.status)
@@ -185,6 +187,7 @@ export const findIngestedItem = async (db: DbOrTx, id: number) => {
       duration: ingestQueueItems.duration,
       proxyWidth: ingestQueueItems.proxyWidth,
       proxyHeight: ingestQueueItems.proxyHeight,
+      fileSize: ingestQueueItems.fileSize,
       thumbnailPath: ingestQueueItems.thumbnailPath,
       folderName: arrivalsFolders.name,
     })

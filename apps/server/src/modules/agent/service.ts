@@ -178,6 +178,7 @@ export const reportProgress = async (options: {
       duration: ingested.duration,
       width: ingested.proxyWidth,
       height: ingested.proxyHeight,
+      size: ingested.fileSize,
       thumbnailPath: ingested.thumbnailPath,
     });
   });

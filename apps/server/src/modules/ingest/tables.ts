@@ -48,6 +48,8 @@ export const ingestQueueItems = pgTable(
     duration: doublePrecision(),
     proxyWidth: integer(),
     proxyHeight: integer(),
+    /** Bytes of the ingested file, as the agent found it. */
+    fileSize: bigint({ mode: 'number' }),
     error: text(),
     forced: boolean().notNull().default(false),
     log: text().notNull().default(''),

@@ -1,0 +1,1 @@
+ALTER TABLE "ingest_queue_items" ADD COLUMN "file_size" bigint;
