@@ -224,4 +224,19 @@ describe('publishing buttons manager', () => {
     await page.getByRole('button', { name: PUBLISH_MESSAGES.addTitle }).first().waitFor();
     await context.close();
   });
+  it('shows a viewer the buttons they may use, read-only, and not the one hidden from their role', async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'evening-news.viewer', DEMO_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    await page.goto(`${base}/accounts/evening-news/publishing`);
+    await page.getByTestId('publishing-read-only').waitFor();
+    await page.getByText('Archive copy', { exact: true }).waitFor();
+    expect(await page.getByText('Partner FTP', { exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: PUBLISH_MESSAGES.addTitle }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    expect(await page.getByTestId('publish-status').count()).toBe(0);
+    await screenshots(page, 'publishing-read-only');
+    await context.close();
+  });
 });

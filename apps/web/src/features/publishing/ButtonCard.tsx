@@ -60,6 +60,10 @@ type Props = {
   uploadIcon: (file: File, onProgress: (fraction: number) => void) => Promise<PublishIcon>;
   /** A site's button listed on an account page (includeAll): shown, not changed here. */
   readOnly?: boolean;
+  /** A button of the site on an account's page (read-only there). */
+  siteButton?: boolean;
+  /** Managers see the number of published items (the status call is theirs). */
+  showStatus?: boolean;
   selected: boolean;
   onSelectedChange: (selected: boolean) => void;
   networkMode: boolean;
@@ -89,7 +93,7 @@ export const ButtonCard = (props: Props) => {
   const update = useSavePublishButton(ctx);
   const saveRestrictions = useSaveRoleRestrictions();
   const moduleAction = useModuleAction(ctx);
-  const status = usePublishButtonStatus(button?.id);
+  const status = usePublishButtonStatus(props.showStatus ? button?.id : undefined);
   const [draftName, setDraftName] = useState(props.draft?.name ?? '');
   const [draftEnabled, setDraftEnabled] = useState(true);
   const [iconDialog, setIconDialog] = useState(false);
@@ -231,10 +235,11 @@ export const ButtonCard = (props: Props) => {
           dirty={form.dirty}
           enabled={pendingEnabled ?? enabled}
           readOnly={props.readOnly === true}
+          siteButton={props.siteButton === true}
           complicated={complicated}
           bad={problems.length > 0}
           status={
-            button
+            button && props.showStatus
               ? status.data
                 ? `${status.data.numberOfPublishedItems} published items`
                 : 'Published items: …'

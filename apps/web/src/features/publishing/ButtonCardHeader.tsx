@@ -11,6 +11,8 @@ type Props = {
   dirty: boolean;
   enabled: boolean;
   readOnly: boolean;
+  /** A button of the site, shown on an account's page. */
+  siteButton: boolean;
   complicated: boolean;
   bad: boolean;
   /** Shown for a saved button: its number of published items (spec3 §3 Button status). */
@@ -83,7 +85,7 @@ export const ButtonCardHeader = (props: Props) => {
         >
           {stateText}
         </Badge>
-        {props.readOnly && (
+        {props.siteButton && (
           <Badge color="gray" variant="light">
             Site button
           </Badge>

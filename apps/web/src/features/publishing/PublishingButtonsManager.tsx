@@ -28,7 +28,16 @@ let draftSequence = 0;
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The publishing buttons manager (spec3 §2) of an account or a site. */
-export const PublishingButtonsManager = ({ ctx, siteId }: { ctx: PublishContext; siteId: number }) => {
+export const PublishingButtonsManager = ({
+  ctx,
+  siteId,
+  canManage,
+}: {
+  ctx: PublishContext;
+  siteId: number;
+  /** Account users see the buttons they may use, read-only; managers change them. */
+  canManage: boolean;
+}) => {
   const buttons = usePublishButtons(ctx);
   const modules = usePublishModules(ctx);
   const locations = usePublishLocations(ctx);
@@ -144,8 +153,13 @@ export const PublishingButtonsManager = ({ ctx, siteId }: { ctx: PublishContext;
           A publishing button sends media through a network of modules to a destination. Double-click a card
           to edit its network.
         </Text>
-        <Button onClick={() => setAdding(true)}>{PUBLISH_MESSAGES.addTitle}</Button>
+        {canManage && <Button onClick={() => setAdding(true)}>{PUBLISH_MESSAGES.addTitle}</Button>}
       </Group>
+      {!canManage && (
+        <Alert color="blue" data-testid="publishing-read-only">
+          These are the publishing buttons you may use. Only the account's managers change them.
+        </Alert>
+      )}
       {(locations.isError || icons.isError || roles.isError) && (
         <Alert color="yellow">
           {PUBLISH_MESSAGES.fetchFailed(
@@ -166,9 +180,11 @@ export const PublishingButtonsManager = ({ ctx, siteId }: { ctx: PublishContext;
       {list.length === 0 && drafts.length === 0 && (
         <Stack align="center" py="xl" gap="sm" data-testid="publishing-empty">
           <Text c="dimmed">No publishing buttons yet</Text>
-          <Button variant="light" onClick={() => setAdding(true)}>
-            Add
-          </Button>
+          {canManage && (
+            <Button variant="light" onClick={() => setAdding(true)}>
+              Add
+            </Button>
+          )}
         </Stack>
       )}
       {/* Dense flow: the card in network mode spans the row without leaving a hole before it. */}
@@ -192,7 +208,9 @@ export const PublishingButtonsManager = ({ ctx, siteId }: { ctx: PublishContext;
             key={button.id}
             {...cardProps(String(button.id))}
             button={button}
-            readOnly={ctx.scope === 'accounts' && button.accountId === null}
+            readOnly={!canManage || (ctx.scope === 'accounts' && button.accountId === null)}
+            siteButton={ctx.scope === 'accounts' && button.accountId === null}
+            showStatus={canManage}
             selected={selected.has(button.id)}
             onSelectedChange={(on) =>
               setSelected((current) => {

@@ -54,6 +54,7 @@ export const AccountPublishingPage = () => {
         key={account.data.id}
         ctx={{ scope: 'accounts', scopeId: account.data.id }}
         siteId={account.data.siteId}
+        canManage={account.data.access.canManage}
       />
     </Frame>
   );
@@ -76,7 +77,13 @@ export const SitePublishingPage = () => {
         </>
       }
     >
-      <PublishingButtonsManager key={siteId} ctx={{ scope: 'sites', scopeId: siteId }} siteId={siteId} />
+      {/* Only the site's managers reach its buttons at all (the server answers 403 or 404 to others). */}
+      <PublishingButtonsManager
+        key={siteId}
+        ctx={{ scope: 'sites', scopeId: siteId }}
+        siteId={siteId}
+        canManage
+      />
     </Frame>
   );
 };
