@@ -60,15 +60,23 @@ export const findChain = async (db: DbOrTx, accountId: number, paths: string[], 
 export const TIME_ORDER = [desc(nodes.createdAt), desc(nodes.id)];
 export const ALPHABETICAL_ORDER = [asc(sql`lower(${nodes.name})`), asc(nodes.id)];
 
-/** One page of nodes matching `where`, and how many match in all. */
+/** One page of nodes matching `where`, and how many match in all (counted unless the caller knows). */
 export const findPage = async (
   db: DbOrTx,
-  options: { where: SQL | undefined; order: SQL[]; limit: number; offset: number; hidden: readonly string[] },
+  options: {
+    where: SQL | undefined;
+    order: SQL[];
+    limit: number;
+    offset: number;
+    hidden: readonly string[];
+    knownTotal?: number;
+  },
 ) => {
   const rows = await findPresentable(db, options.where, options.hidden)
     .orderBy(...options.order)
     .limit(options.limit)
     .offset(options.offset);
+  if (options.knownTotal !== undefined) return { rows, total: options.knownTotal };
   const [total] = await db.select({ n: count() }).from(nodes).where(options.where);
   return { rows, total: total?.n ?? 0 };
 };
