@@ -58,7 +58,7 @@ export const createContext = async (
     publish: createPublisher(database.db, bus),
     live: { recent, cursors: new CursorWriter(database.db) },
     close: async () => {
-      recent.close();
+      await recent.close();
       await bus.close();
       await database.close();
     },

@@ -20,6 +20,7 @@ export class RecentChanges {
   private highest = 0;
   private loading: Promise<void> | undefined;
   private again = false;
+  private closed = false;
   private readonly listeners = new Set<() => void>();
   private readonly unsubscribe: () => void;
 
@@ -28,7 +29,8 @@ export class RecentChanges {
     bus: LiveBus,
   ) {
     this.unsubscribe = bus.subscribe((notice) => {
-      if ('reset' in notice || notice.id > this.highest) void this.load();
+      // A failed read (a database blip) leaves `highest` where it was; the next notice reads again.
+      if ('reset' in notice || notice.id > this.highest) this.load().catch(() => undefined);
     });
   }
 
@@ -42,6 +44,7 @@ export class RecentChanges {
 
   /** Reads what is new, one read at a time; notices arriving meanwhile cause one more read. */
   private load(): Promise<void> {
+    if (this.closed) return Promise.resolve();
     if (this.loading) {
       this.again = true;
       return this.loading;
@@ -62,7 +65,7 @@ export class RecentChanges {
             this.floor = Number(dropped.at(-1)?.id ?? this.floor);
           }
         }
-      } while (this.again);
+      } while (this.again && !this.closed);
     })().finally(() => {
       this.loading = undefined;
     });
@@ -101,7 +104,10 @@ export class RecentChanges {
     };
   }
 
-  close() {
+  /** Stops listening and waits for a read under way, so nothing touches the database once it is closed. */
+  async close() {
+    this.closed = true;
     this.unsubscribe();
+    await this.loading?.catch(() => undefined);
   }
 }
