@@ -65,7 +65,8 @@ export const TransferDialog = ({
     if (!destination) return;
     try {
       const result = await transfer.mutateAsync({ srcPath, dstPath: destination, operation });
-      showAlert({ type: 'success', text: result.message, source: 'nodes' });
+      // spec3 §8: the transfer's success is an info message, other server messages a warning.
+      showAlert({ type: 'info', text: result.message, source: 'nodes' });
       onDone(operation);
       onClose();
     } catch (error) {
