@@ -5,17 +5,11 @@ import {
   MSG_KEY_SHORTCUTS_SAVED,
   MSG_NO_UPLOAD_FORMAT_OPTION,
 } from '@media/contract';
-import type { BrowserContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { apiGet } from '../api.ts';
 import { choose, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
 
 const DEMO_PASSWORD = 'Demo-Passw0rd-config';
-
-const apiGet = async <T>(context: BrowserContext, url: string) => {
-  const response = await context.request.get(url);
-  expect(response.status(), url).toBe(200);
-  return ((await response.json()) as { results: T }).results;
-};
 
 describe('account configuration sections', () => {
   const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });

@@ -1,6 +1,6 @@
 import { ARRIVALS_MESSAGES, EDGE_MESSAGES, type EdgeServer, type Endpoint } from '@media/contract';
-import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { apiGet, closeNotifications, csrf } from '../api.ts';
 import {
   choose,
   E2E_ADMIN_PASSWORD,
@@ -12,30 +12,6 @@ import {
 } from '../harness.ts';
 
 const DEMO_PASSWORD = 'Demo-Passw0rd-edge';
-
-const apiGet = async <T>(context: BrowserContext, url: string) => {
-  const response = await context.request.get(url);
-  expect(response.status(), url).toBe(200);
-  return ((await response.json()) as { results: T }).results;
-};
-
-/** The anti-forgery header of an API write made beside the page. */
-const csrf = async (context: BrowserContext) => {
-  const token = (await context.cookies()).find((cookie) => cookie.name === 'csrftoken')?.value ?? '';
-  return { 'x-csrftoken': decodeURIComponent(token) };
-};
-
-/** Closes the notifications, so the screenshots show the page under them. */
-const closeNotifications = async (page: Page) => {
-  const close = page.locator('.mantine-Notification-root button');
-  for (let round = 0; round < 20 && (await close.count()) > 0; round += 1) {
-    await close
-      .first()
-      .click({ timeout: 2000 })
-      .catch(() => undefined);
-    await page.waitForTimeout(250);
-  }
-};
 
 describe('edge servers, services and endpoints pages', () => {
   const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });

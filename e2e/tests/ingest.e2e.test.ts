@@ -6,17 +6,12 @@ import {
   type IngestQueueItem,
   type UnprocessedFile,
 } from '@media/contract';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { apiGet } from '../api.ts';
 import { choose, E2E_ADMIN_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
 
 const DEMO_PASSWORD = 'Demo-Passw0rd-ingest';
-
-const apiGet = async <T>(context: BrowserContext, url: string) => {
-  const response = await context.request.get(url);
-  expect(response.status(), url).toBe(200);
-  return ((await response.json()) as { results: T }).results;
-};
 
 /** The queue row of an item, by its id. */
 const row = (page: Page, id: number) => page.locator(`tr[data-row-id="${id}"]`);

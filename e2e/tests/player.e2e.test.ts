@@ -12,6 +12,7 @@ import {
 } from '@media/contract';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { csrf } from '../api.ts';
 import { E2E_ADMIN_PASSWORD, newPage, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
 
 const ACCOUNT = 'evening-news';
@@ -22,11 +23,6 @@ const apiGet = async <T>(context: BrowserContext, url: string) => {
   const response = await context.request.get(url, { headers });
   expect(response.status(), url).toBe(200);
   return ((await response.json()) as { results: T }).results;
-};
-
-const csrf = async (context: BrowserContext) => {
-  const token = (await context.cookies()).find((cookie) => cookie.name === 'csrftoken')?.value ?? '';
-  return { 'x-csrftoken': decodeURIComponent(token) };
 };
 
 /**

@@ -1,22 +1,11 @@
 import { newButtonBody, PUBLISH_MESSAGES, type PublishButton } from '@media/contract';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { apiGet, csrf } from '../api.ts';
 import { E2E_ADMIN_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
 
 const DEMO_PASSWORD = 'Demo-Passw0rd-network';
 const ACCOUNT = 'e2e-network';
-
-const apiGet = async <T>(context: BrowserContext, url: string) => {
-  const response = await context.request.get(url);
-  expect(response.status(), url).toBe(200);
-  return ((await response.json()) as { results: T }).results;
-};
-
-/** The anti-forgery header of an API write made beside the page. */
-const csrf = async (context: BrowserContext) => {
-  const token = (await context.cookies()).find((cookie) => cookie.name === 'csrftoken')?.value ?? '';
-  return { 'x-csrftoken': decodeURIComponent(token) };
-};
 
 const graphNode = (page: Page, id: number) => page.locator(`.react-flow__node[data-id="${id}"]`);
 const handle = (page: Page, id: number, kind: 'source' | 'target') =>
