@@ -130,25 +130,27 @@ export const removeAccess = async (options: {
 };
 
 /**
- * The permissions of the actor's role in an account (spec1 §7 permissions list): the role the session
- * acts as there (Edit as role), else the user's own; none without access.
+ * The actor's role in an account: the one the session acts as there (Edit as role), else the user's own;
+ * null without access. `acting` tells which.
  */
+export const roleInAccount = async (db: DbOrTx, actor: Actor, accountId: number) => {
+  const [acting] = await db
+    .select({ id: roles.id, name: roles.name, permissions: roles.permissions })
+    .from(sessions)
+    .innerJoin(roles, eq(roles.id, sessions.actingRoleId))
+    .where(and(eq(sessions.idHash, actor.sessionIdHash), eq(sessions.accountId, accountId)));
+  if (acting) return { ...acting, acting: true };
+  const [own] = await db
+    .select({ id: roles.id, name: roles.name, permissions: roles.permissions })
+    .from(accountAccess)
+    .innerJoin(roles, eq(roles.id, accountAccess.roleId))
+    .where(and(eq(accountAccess.accountId, accountId), eq(accountAccess.userId, actor.userId)));
+  return own ? { ...own, acting: false } : null;
+};
+
+/** The permissions of the actor's role in an account (spec1 §7 permissions list); none without access. */
 export const accountPermissions = async (
   db: DbOrTx,
   actor: Actor,
   accountId: number,
-): Promise<ReadonlySet<string>> => {
-  const [session] = await db
-    .select({ accountId: sessions.accountId, actingRoleId: sessions.actingRoleId })
-    .from(sessions)
-    .where(eq(sessions.idHash, actor.sessionIdHash));
-  const acting = session?.accountId === accountId ? session.actingRoleId : null;
-  const [row] = acting
-    ? await db.select({ permissions: roles.permissions }).from(roles).where(eq(roles.id, acting))
-    : await db
-        .select({ permissions: roles.permissions })
-        .from(accountAccess)
-        .innerJoin(roles, eq(roles.id, accountAccess.roleId))
-        .where(and(eq(accountAccess.accountId, accountId), eq(accountAccess.userId, actor.userId)));
-  return new Set(row?.permissions ?? []);
-};
+): Promise<ReadonlySet<string>> => new Set((await roleInAccount(db, actor, accountId))?.permissions ?? []);

@@ -14,8 +14,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
-import { accountAccess, roles } from '../access/tables.ts';
-import { sessions } from '../auth/tables.ts';
+import { roleInAccount } from '../access/service.ts';
 import { accounts, siteGroups, sites } from '../organisation/tables.ts';
 import { ensureAccountRoot, findNodeByPath } from './repo.ts';
 import { nodes } from './tables.ts';
@@ -75,34 +74,15 @@ export const treeAccess = async (
       : eq(sql`lower(${accounts.name})`, account.name.toLowerCase()),
   );
   if (!row) throw notFound('Account');
-  const [acting] = await db
-    .select({ id: roles.id, name: roles.name, permissions: roles.permissions })
-    .from(sessions)
-    .innerJoin(roles, eq(roles.id, sessions.actingRoleId))
-    .where(and(eq(sessions.idHash, actor.sessionIdHash), eq(sessions.accountId, row.id)));
-  const [own] = acting
-    ? []
-    : await db
-        .select({ id: roles.id, permissions: roles.permissions })
-        .from(accountAccess)
-        .innerJoin(roles, eq(roles.id, accountAccess.roleId))
-        .where(and(eq(accountAccess.accountId, row.id), eq(accountAccess.userId, actor.userId)));
+  const role = await roleInAccount(db, actor, row.id);
   const base = { account: { id: row.id, name: row.name, siteId: row.siteId } };
   const folderPermissions = await loadFolderPermissions(db, row.id);
-  if (acting)
+  if (role)
     return {
       ...base,
-      permissions: new Set(acting.permissions),
-      roleId: acting.id,
-      actingRole: { id: acting.id, name: acting.name },
-      folderPermissions,
-    };
-  if (own)
-    return {
-      ...base,
-      permissions: new Set(own.permissions),
-      roleId: own.id,
-      actingRole: null,
+      permissions: new Set(role.permissions),
+      roleId: role.id,
+      actingRole: role.acting ? { id: role.id, name: role.name } : null,
       folderPermissions,
     };
   const ancestry = {

@@ -7,6 +7,7 @@ import {
 } from '@media/contract';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
+import { roleInAccount } from '../access/service.ts';
 import { toButton } from './presenter.ts';
 import * as repo from './repo.ts';
 import {
@@ -100,7 +101,7 @@ export const listButtons = async ({
     kind === 'accounts' && includeAll ? [scope.owner, { siteId: scope.siteId }] : [scope.owner];
   let rows = await repo.findButtons(ctx.db, owners);
   if (!scope.manager) {
-    const roleId = await repo.findActorRoleId(ctx.db, actor, id);
+    const roleId = (await roleInAccount(ctx.db, actor, id))?.id ?? null;
     rows = rows.filter((row) => row.enabled && roleAllowed(row.restrictions, roleId));
   }
   return rows.map((row) => toButton(row, expand));

@@ -1,8 +1,6 @@
 import { and, asc, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
-import type { Actor } from '../../platform/auth/actor.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { accountAccess, roles } from '../access/tables.ts';
-import { sessions } from '../auth/tables.ts';
+import { roles } from '../access/tables.ts';
 import { edgeServerConnected, edgeServers } from '../edge/tables.ts';
 import { publishButtons, publishes, publishIcons } from './tables.ts';
 
@@ -108,20 +106,6 @@ export const findSiteRoles = (db: DbOrTx, siteId: number) =>
     .from(roles)
     .where(or(isNull(roles.siteId), eq(roles.siteId, siteId)))
     .orderBy(asc(sql`lower(${roles.name})`), asc(roles.id));
-
-/** The role the caller has in an account: the one the session acts as there, else their own. */
-export const findActorRoleId = async (db: DbOrTx, actor: Actor, accountId: number) => {
-  const [acting] = await db
-    .select({ roleId: sessions.actingRoleId })
-    .from(sessions)
-    .where(and(eq(sessions.idHash, actor.sessionIdHash), eq(sessions.accountId, accountId)));
-  if (acting?.roleId) return acting.roleId;
-  const [own] = await db
-    .select({ roleId: accountAccess.roleId })
-    .from(accountAccess)
-    .where(and(eq(accountAccess.accountId, accountId), eq(accountAccess.userId, actor.userId)));
-  return own?.roleId ?? null;
-};
 
 /** The edge servers of a site with whether their agent was heard from lately; read-only. */
 export const findSiteEdgeServers = (db: DbOrTx, siteId: number) =>
