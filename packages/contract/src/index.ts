@@ -33,6 +33,7 @@ export * from './http/api-versions.ts';
 export * from './http/app-settings.ts';
 export * from './http/envelope.ts';
 export * from './http/error-text.ts';
+export * from './http/input.ts';
 export * from './ingest/ingest.ts';
 export * from './mfa/schemas.ts';
 export * from './names/reserved.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from '../http/envelope.ts';
+import { idSchema, idTextSchema } from '../http/input.ts';
 
 /** spec1 §9: manager, access, invite and session lists start at offset 0 with limit 100. */
 export const ACCESS_PAGE_LIMIT = 100;
@@ -18,20 +19,20 @@ export const accountUserSchema = z.object({
 export type AccountUser = z.infer<typeof accountUserSchema>;
 
 const accessChange = {
-  roleId: z.number().int().positive(),
+  roleId: idSchema,
   version: z.string().max(50).nullable().optional(),
   skin: z.string().max(50).nullable().optional(),
 };
 export const userAccessBatchSchema = z.strictObject({
   data: z
-    .array(z.strictObject({ userId: z.number().int().positive(), ...accessChange }))
+    .array(z.strictObject({ userId: idSchema, ...accessChange }))
     .min(1)
     .max(1000),
 });
 export const userAccessUpdateSchema = z.strictObject(accessChange);
 export const userAccessParamsSchema = z.object({
-  id: z.coerce.number().int().positive(),
-  userId: z.coerce.number().int().positive(),
+  id: idTextSchema,
+  userId: idTextSchema,
 });
 
 export const MSG_USER_ALREADY_LINKED = 'This username is already linked to the account';
@@ -56,17 +57,17 @@ export const inviteCreateSchema = z.strictObject({
           .trim()
           .max(200)
           .pipe(z.email({ error: 'Please enter a valid email address' })),
-        roleId: z.number().int().positive(),
+        roleId: idSchema,
         username: z.string().trim().max(100).optional(),
       }),
     )
     .min(1)
     .max(100),
 });
-export const inviteUpdateSchema = z.strictObject({ roleId: z.number().int().positive() });
+export const inviteUpdateSchema = z.strictObject({ roleId: idSchema });
 export const inviteParamsSchema = z.object({
-  id: z.coerce.number().int().positive(),
-  inviteId: z.coerce.number().int().positive(),
+  id: idTextSchema,
+  inviteId: idTextSchema,
 });
 export const MSG_ALREADY_INVITED = 'already invited';
 export const MSG_ALREADY_ROLE = (role: string) => `already ${role}`;
@@ -117,12 +118,12 @@ const disconnectMessage = z
   .max(500);
 export const sessionTrashSchema = z.strictObject({ disconnectmessage: disconnectMessage });
 export const sessionParamsSchema = z.object({
-  id: z.coerce.number().int().positive(),
+  id: idTextSchema,
   sessionId: z.string().min(1).max(100),
 });
 export const disconnectionSchema = z.strictObject({
-  byUserId: z.number().int().positive(),
-  accountId: z.number().int().positive(),
+  byUserId: idSchema,
+  accountId: idSchema,
   sessionId: z.string().min(1).max(100),
   message: disconnectMessage,
 });
@@ -134,7 +135,7 @@ export const accountRoleSchema = z.object({
   permissions: z.array(z.string()),
 });
 export type AccountRole = z.infer<typeof accountRoleSchema>;
-export const accountRolesQuerySchema = z.object({ siteId: z.coerce.number().int().positive() });
+export const accountRolesQuerySchema = z.object({ siteId: idTextSchema });
 
 /** Permission names a role can carry; canSearchSiteUsers offers the site-user search when adding managers. */
 export const PERMISSIONS = [
@@ -168,17 +169,17 @@ export type Manager = z.infer<typeof managerSchema>;
 export const managerTypeParamsSchema = z.object({ type: z.enum(MANAGER_TYPES) });
 export const managerParamsSchema = z.object({
   type: z.enum(MANAGER_TYPES),
-  userId: z.coerce.number().int().positive(),
+  userId: idTextSchema,
 });
 export const managersQuerySchema = pageQuerySchema.extend({
-  scopeId: z.coerce.number().int().positive().optional().describe('Reseller, site group, site or account id'),
-  roleId: z.coerce.number().int().positive().optional(),
+  scopeId: idTextSchema.optional().describe('Reseller, site group, site or account id'),
+  roleId: idTextSchema.optional(),
 });
 export const managerAddSchema = z.strictObject({
-  scopeId: z.number().int().positive().optional(),
-  roleId: z.number().int().positive().optional(),
+  scopeId: idSchema.optional(),
+  roleId: idSchema.optional(),
 });
-export const managerDeleteQuerySchema = z.object({ scopeId: z.coerce.number().int().positive().optional() });
+export const managerDeleteQuerySchema = z.object({ scopeId: idTextSchema.optional() });
 
 export const MSG_USERNAME_REQUIRED = 'User name required';
 export const MSG_USERNAME_INVALID = 'User name invalid';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from '../http/envelope.ts';
+import { idSchema, idTextSchema } from '../http/input.ts';
 import { EDIT_MODES, EDITOR_SKINS, EDITOR_VERSIONS, LAUNCH_MODES } from './editor.ts';
 import { CONCURRENT_USER_LIMIT_MAX } from './rules.ts';
 
@@ -70,7 +71,7 @@ export const ACCOUNT_SORT_FIELDS = ['name', 'siteName', 'productionName', 'creat
 
 export const accountsQuerySchema = pageQuerySchema.extend({
   searchText: z.string().trim().max(200).optional(),
-  siteId: z.coerce.number().int().positive().optional(),
+  siteId: idTextSchema.optional(),
   sort: z.enum(ACCOUNT_SORT_FIELDS).default('name'),
   desc: z.enum(['0', '1']).default('0'),
   includeDisabled: z.enum(['0', '1']).default('1'),
@@ -94,11 +95,11 @@ export const accountUpdateSchema = z.strictObject({
   productionName: limited(ACCOUNT_LIMITS.productionName).optional(),
   department: limited(ACCOUNT_LIMITS.department).optional(),
   billingId: limited(ACCOUNT_LIMITS.billingId).optional(),
-  billingGroupId: z.number().int().positive().nullable().optional(),
+  billingGroupId: idSchema.nullable().optional(),
   editLimit: z.number().int().min(0).max(100000).nullable().optional(),
   welcomeMessage: limited(ACCOUNT_LIMITS.welcomeMessage).optional(),
   notes: limited(ACCOUNT_LIMITS.notes).optional(),
-  siteId: z.number().int().positive().optional(),
+  siteId: idSchema.optional(),
   version: z.enum(EDITOR_VERSIONS).optional(),
   launchMode: z.enum(LAUNCH_MODES).optional(),
   skin: z.enum(EDITOR_SKINS).optional(),
@@ -141,25 +142,25 @@ export const accountCreateSchema = z.union(
   [
     z.strictObject({
       name: accountName,
-      siteId: z.number().int().positive(),
+      siteId: idSchema,
       productionName: limited(ACCOUNT_LIMITS.productionName).optional(),
       contactName: z.string().trim().max(ACCOUNT_LIMITS.contactName).optional(),
       contactEmail: z.string().trim().max(ACCOUNT_LIMITS.contactEmail).optional(),
     }),
     z.strictObject({
       name: accountName,
-      cloneFrom: z.number().int().positive(),
-      siteId: z.number().int().positive().optional(),
+      cloneFrom: idSchema,
+      siteId: idSchema.optional(),
     }),
     z.strictObject({
       reserveKey: z.literal(true),
       name: accountName,
-      cloneFrom: z.number().int().positive(),
+      cloneFrom: idSchema,
     }),
     z.strictObject({
       unreserveKey: z.literal(true),
       name: accountName,
-      cloneFrom: z.number().int().positive(),
+      cloneFrom: idSchema,
     }),
   ],
   {
@@ -175,7 +176,7 @@ export const workflowSchema = z.object({ id: z.number().int(), name: z.string() 
 export type Workflow = z.infer<typeof workflowSchema>;
 
 export const launchRequestSchema = z.strictObject({
-  roleId: z.number().int().positive().optional().describe('Act as this role of the account'),
+  roleId: idSchema.optional().describe('Act as this role of the account'),
 });
 export const launchResponseSchema = z.object({
   accountId: z.number().int(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpointOptionsSchema } from '../edge/edge.ts';
+import { idSchema } from '../http/input.ts';
 
 /**
  * The edge agent's own calls (DESIGN.md: "talks to the cloud only through the HTTP API with its own
@@ -57,7 +58,7 @@ export const agentCommandDoneSchema = z.strictObject({
 });
 
 export const agentQueueItemCreateSchema = z.strictObject({
-  endpointId: z.number().int().positive(),
+  endpointId: idSchema,
   queueId: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/),
   sourceName: z.string().min(1).max(1000),
   isStream: z.boolean().default(false),
@@ -90,7 +91,7 @@ export const agentQueueItemProgressSchema = z.strictObject({
 });
 
 export const agentUnprocessedFileSchema = z.strictObject({
-  endpointId: z.number().int().positive(),
+  endpointId: idSchema,
   path: z.string().min(1).max(1000),
 });
 

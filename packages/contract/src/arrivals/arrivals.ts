@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { optionDefinitionSchema } from '../edge/edge.ts';
+import { idSchema } from '../http/input.ts';
 
 /** spec2 §3, §8 and §6: the texts of the arrivals pages. */
 export const ARRIVALS_MESSAGES = {
@@ -54,24 +55,24 @@ export const arrivalsFolderCreateSchema = z.strictObject({
   typeId: z.string().min(1).max(60).optional(),
   priority: z.number().int().min(-1000).max(1000).default(0),
   options: arrivalsFolderOptionsSchema.default({}),
-  accountId: z.number().int().positive().optional(),
+  accountId: idSchema.optional(),
   /** A new folder's temporary id; ignored. */
   id: z.union([z.string(), z.number()]).optional(),
 });
 
 /** POST /api/arrivalsFolders/{id}: the full folder, or `{ id, name }`. */
 export const arrivalsFolderUpdateSchema = z.strictObject({
-  id: z.number().int().positive(),
+  id: idSchema,
   name: folderName,
   typeId: z.string().min(1).max(60).optional(),
   priority: z.number().int().min(-1000).max(1000).optional(),
   options: arrivalsFolderOptionsSchema.optional(),
-  accountId: z.number().int().positive().optional(),
+  accountId: idSchema.optional(),
 });
 
 export const arrivalsAssignmentSchema = z.strictObject({
-  endpointId: z.number().int().positive(),
-  arrivalsFolderId: z.number().int().positive(),
+  endpointId: idSchema,
+  arrivalsFolderId: idSchema,
 });
 export type ArrivalsAssignment = z.infer<typeof arrivalsAssignmentSchema>;
 

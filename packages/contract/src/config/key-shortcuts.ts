@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MSG_FIELD_EMPTY } from '../accounts/messages.ts';
+import { idSchema, idTextSchema } from '../http/input.ts';
 
 /** spec1 §6, from the narrowest: user (Myself), account, site, cloud (Whole cloud). */
 export const KEY_SHORTCUT_LEVELS = ['user', 'account', 'site', 'cloud'] as const;
@@ -19,9 +20,9 @@ export const MSG_KEY_SHORTCUT_LEVEL_REFUSED = 'You may not change key shortcuts 
 
 /** The page's context: which user, account and site the shortcuts are looked at from. */
 export const keyShortcutContextSchema = z.object({
-  accountId: z.coerce.number().int().positive().optional(),
-  siteId: z.coerce.number().int().positive().optional(),
-  userId: z.coerce.number().int().positive().optional(),
+  accountId: idTextSchema.optional(),
+  siteId: idTextSchema.optional(),
+  userId: idTextSchema.optional(),
 });
 export type KeyShortcutContext = z.infer<typeof keyShortcutContextSchema>;
 
@@ -38,7 +39,7 @@ export type KeyShortcutSet = z.infer<typeof keyShortcutSetSchema>;
 
 export const keyShortcutSetUpdateSchema = z.object({
   name: z.string().trim().min(1, { error: MSG_FIELD_EMPTY }).max(100),
-  parentId: z.number().int().positive().nullable(),
+  parentId: idSchema.nullable(),
   visible: z.boolean(),
   level: z.enum(KEY_SHORTCUT_LEVELS),
 });
@@ -48,15 +49,15 @@ export type KeyShortcutSetUpdate = z.infer<typeof keyShortcutSetUpdateSchema>;
 export const keyShortcutPutSchema = keyShortcutSetUpdateSchema.extend(keyShortcutContextSchema.shape);
 /** PUT /api/keyshortcuts: an array of sets with their ids, applied together. */
 export const keyShortcutBatchSchema = z
-  .array(keyShortcutPutSchema.extend({ id: z.number().int().positive() }))
+  .array(keyShortcutPutSchema.extend({ id: idSchema }))
   .min(1)
   .max(500);
 
 export const defaultKeyShortcutSchema = z.object({
   data: z.object({
-    keyshortcutId: z.number().int().positive(),
-    accountId: z.number().int().positive().optional(),
-    siteId: z.number().int().positive().optional(),
+    keyshortcutId: idSchema,
+    accountId: idSchema.optional(),
+    siteId: idSchema.optional(),
   }),
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema, idTextSchema } from '../http/input.ts';
 
 export const MSG_KEY_MAP_NAME_EMPTY = 'This field cannot be empty';
 export const MSG_KEY_MAP_NAME_IN_USE = 'This name is already in use';
@@ -17,13 +18,13 @@ export type KeyboardExpansionMap = z.infer<typeof keyboardExpansionMapSchema>;
 export const keyboardExpansionSchema = z.object({ abbreviation: z.string(), text: z.string() });
 export type KeyboardExpansion = z.infer<typeof keyboardExpansionSchema>;
 
-export const keyboardExpansionsQuerySchema = z.object({ accountId: z.coerce.number().int().positive() });
+export const keyboardExpansionsQuerySchema = z.object({ accountId: idTextSchema });
 
 /** POST /api/keyboardExpansions: copy the map cloneFromId into accountId under a new name. */
 export const keyboardExpansionExportSchema = z.object({
-  accountId: z.number().int().positive(),
+  accountId: idSchema,
   name: z.string().trim().min(1, { error: MSG_KEY_MAP_NAME_EMPTY }).max(KEY_MAP_NAME_MAX),
-  cloneFromId: z.number().int().positive(),
+  cloneFromId: idSchema,
 });
 export type KeyboardExpansionExport = z.infer<typeof keyboardExpansionExportSchema>;
 

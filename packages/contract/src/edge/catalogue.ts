@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from '../http/input.ts';
 import {
   AUTO_CAPTURE_MODES,
   type EndpointType,
@@ -320,7 +321,7 @@ export const serviceOptionsWithDefaults = (
 /** GET /api/services/{id}/queries/summary: the `data` parameter, JSON of this shape. */
 export const serviceSummaryDataSchema = z.strictObject({
   /** Count only the endpoints of this account. */
-  accountId: z.number().int().positive().optional(),
+  accountId: idSchema.optional(),
 });
 
 export const serviceSummarySchema = z.object({

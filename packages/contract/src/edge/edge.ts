@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from '../http/input.ts';
 
 /** spec2 §5, §9: an edge server's name is at most 60 characters. */
 export const EDGE_NAME_MAX = 60;
@@ -102,7 +103,7 @@ export const edgeServersQuerySchema = z.object({
 export const edgeServerCreateSchema = z.strictObject({
   name: edgeNameSchema,
   type: z.string().trim().min(1).max(40).default(DEFAULT_EDGE_TYPE),
-  siteId: z.number().int().positive().nullable().optional(),
+  siteId: idSchema.nullable().optional(),
   advancedOptions: edgeAdvancedOptionsSchema.optional(),
   /** A draft card's temporary id; ignored. */
   id: z.union([z.string(), z.number()]).optional(),
@@ -110,10 +111,10 @@ export const edgeServerCreateSchema = z.strictObject({
 
 /** POST /api/edgeServers/{id}: the whole edge, or only id and name (a rename). */
 export const edgeServerUpdateSchema = z.strictObject({
-  id: z.number().int().positive(),
+  id: idSchema,
   name: edgeNameSchema,
   type: z.string().trim().min(1).max(40).optional(),
-  siteId: z.number().int().positive().nullable().optional(),
+  siteId: idSchema.nullable().optional(),
   advancedOptions: edgeAdvancedOptionsSchema.optional(),
   supportConnection: z.boolean().optional(),
 });
@@ -182,19 +183,19 @@ const serviceNameSchema = z
   .max(100, { error: EDGE_MESSAGES.nameTooLong });
 
 export const serviceCreateSchema = z.strictObject({
-  edgeServerId: z.number().int().positive(),
+  edgeServerId: idSchema,
   name: serviceNameSchema,
   typeId: z.string().min(1).max(60),
   options: serviceOptionsSchema.default({}),
   /** Another service's group, to pair it for fail-over; a new group when absent. */
-  serviceGroupId: z.number().int().positive().nullable().optional(),
+  serviceGroupId: idSchema.nullable().optional(),
   id: z.union([z.string(), z.number()]).optional(),
 });
 
 /** POST /api/services/{id}: the service, or `{ name }`. */
 export const serviceUpdateSchema = z.strictObject({
-  id: z.number().int().positive().optional(),
-  edgeServerId: z.number().int().positive().optional(),
+  id: idSchema.optional(),
+  edgeServerId: idSchema.optional(),
   name: serviceNameSchema,
   typeId: z.string().min(1).max(60).optional(),
   options: serviceOptionsSchema.optional(),
@@ -283,11 +284,11 @@ const endpointNameSchema = z
 const endpointFields = {
   name: endpointNameSchema,
   typeId: z.string().min(1).max(60),
-  accountId: z.number().int().positive().nullable().optional(),
-  siteId: z.number().int().positive().nullable().optional(),
-  serviceId: z.number().int().positive().optional(),
-  arrivalsFolderId: z.number().int().positive().nullable().optional(),
-  workflowId: z.number().int().positive().nullable().optional(),
+  accountId: idSchema.nullable().optional(),
+  siteId: idSchema.nullable().optional(),
+  serviceId: idSchema.optional(),
+  arrivalsFolderId: idSchema.nullable().optional(),
+  workflowId: idSchema.nullable().optional(),
   options: endpointOptionsSchema.optional(),
   online: z.boolean().optional(),
   pendingSettings: z.boolean().optional(),
@@ -301,7 +302,7 @@ export const endpointCreateSchema = z.strictObject({
 /** POST /api/endpoints/{id}: the endpoint, or `{ name }`. */
 export const endpointUpdateSchema = z.strictObject({
   ...endpointFields,
-  id: z.number().int().positive().optional(),
+  id: idSchema.optional(),
   typeId: endpointFields.typeId.optional(),
 });
 

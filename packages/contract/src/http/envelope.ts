@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idTextSchema } from './input.ts';
 
 /** Every successful answer is `{ results }`; the web client unwraps it unless it sends this header. */
 export const RAW_RESPONSE_HEADER = 'X-Raw-Response';
@@ -31,7 +32,7 @@ export const pageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(100),
 });
 
-export const idParamSchema = z.object({ id: z.coerce.number().int().positive() });
+export const idParamSchema = z.object({ id: idTextSchema });
 
 export const okSchema = resultsOf(z.object({ ok: z.literal(true) }));
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ENDPOINT_STATUSES, type EndpointStatus } from '../edge/edge.ts';
+import { INT4_MAX, idSchema, MSG_NUMBER_OUT_OF_RANGE } from '../http/input.ts';
 
 /** spec2 §4: every status an ingest queue item can be in. */
 export const INGEST_STATUSES = [
@@ -238,7 +239,9 @@ export const ingestQueueQuerySchema = z.object({
   /** Comma-separated endpoint ids to keep. */
   edgesEndpointIds: z
     .string()
+    .max(10_000)
     .regex(/^\d+(,\d+)*$/)
+    .refine((ids) => ids.split(',').every((id) => Number(id) <= INT4_MAX), { error: MSG_NUMBER_OUT_OF_RANGE })
     .optional(),
 });
 export type IngestQueueQuery = z.infer<typeof ingestQueueQuerySchema>;
@@ -254,7 +257,7 @@ export const INGEST_ITEM_ACTIONS = ['start', 'stop', 'reschedule', 'status', 'ab
 
 /** POST /api/ingestQueueItems/{id}: a status, an action, new names or command parameters. */
 export const ingestQueueItemUpdateSchema = z.strictObject({
-  id: z.number().int().positive(),
+  id: idSchema,
   status: z.enum([...INGEST_STATUSES, 'abort']).optional(),
   action: z.enum(INGEST_ITEM_ACTIONS).optional(),
   reelName: z.string().max(200).optional(),
@@ -270,7 +273,7 @@ export const ingestQueueItemUpdateSchema = z.strictObject({
 });
 
 export const ingestStatusChangesSchema = z
-  .array(z.strictObject({ id: z.number().int().positive(), status: z.enum([...INGEST_STATUSES, 'abort']) }))
+  .array(z.strictObject({ id: idSchema, status: z.enum([...INGEST_STATUSES, 'abort']) }))
   .min(1)
   .max(1000);
 
@@ -283,8 +286,8 @@ export const ingestTrashSchema = z.strictObject({
 });
 
 export const rankEntrySchema = z.strictObject({
-  queueItemId: z.number().int().positive(),
-  rank: z.number().int().min(FIRST_RANK),
+  queueItemId: idSchema,
+  rank: z.number().int().min(FIRST_RANK).max(INT4_MAX),
 });
 export const rankEntriesSchema = z.array(rankEntrySchema).min(1).max(10_000);
 
@@ -309,10 +312,10 @@ export const unprocessedFileSchema = z.object({
 export type UnprocessedFile = z.infer<typeof unprocessedFileSchema>;
 
 export const unprocessedForceSchema = z
-  .array(z.strictObject({ id: z.number().int().positive(), forced: z.boolean() }))
+  .array(z.strictObject({ id: idSchema, forced: z.boolean() }))
   .min(1)
   .max(1000);
-export const unprocessedTrashSchema = z.array(z.number().int().positive()).min(1).max(1000);
+export const unprocessedTrashSchema = z.array(idSchema).min(1).max(1000);
 
 // ---- status ---------------------------------------------------------------------------------
 

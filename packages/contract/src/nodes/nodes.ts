@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema, idTextSchema } from '../http/input.ts';
 
 /**
  * spec3 §3 Node, §4 Media tree / Transfers, §7 Nodes and media: the media tree of an account.
@@ -98,7 +99,7 @@ export const nodePathSchema = z
   .describe('/{accountName}/{name}/…');
 
 export const folderPermissionSchema = z.strictObject({
-  roleId: z.number().int().positive(),
+  roleId: idSchema,
   access: z.enum(FOLDER_ACCESS),
 });
 export type FolderPermission = z.infer<typeof folderPermissionSchema>;
@@ -117,7 +118,7 @@ export const edlSchema = z.strictObject({
   events: z
     .array(
       z.strictObject({
-        mediaId: z.number().int().positive(),
+        mediaId: idSchema,
         inFrame: z.number().int().min(0),
         outFrame: z.number().int().min(0),
       }),
@@ -214,7 +215,7 @@ export const nodesQuerySchema = z.strictObject({
     .optional()
     .transform((value) => value === '1' || value === 'true'),
   id: z.string().max(200).optional(),
-  userId: z.coerce.number().int().positive().optional(),
+  userId: idTextSchema.optional(),
 });
 export type NodesQuery = z.infer<typeof nodesQuerySchema>;
 
@@ -259,7 +260,7 @@ const jpegThumbSchema = z.strictObject({
 /** POST /api/nodes: create a folder, clip (edl) or sequence under parentPath (spec3 §3 Clip save payload). */
 export const nodeCreateSchema = z.strictObject({
   parentPath: nodePathSchema,
-  userId: z.number().int().positive().optional(),
+  userId: idSchema.optional(),
   type: z.enum(['folder', 'edl', 'sequence']),
   name: nodeNameSchema,
   thumb: jpegThumbSchema.optional(),
@@ -270,7 +271,7 @@ export const nodeCreateSchema = z.strictObject({
 export const nodeFieldSchema = z.strictObject({
   key: z.string().trim().min(1).max(100),
   value: z.string().max(NODE_METADATA_VALUE_MAX),
-  accountId: z.number().int().positive(),
+  accountId: idSchema,
   path: nodePathSchema,
 });
 /** POST /api/nodes: save a folder's permissions (path and permissions). */
@@ -293,7 +294,7 @@ export type NodePost = z.infer<typeof nodePostSchema>;
 export const nodesTransferTypeSchema = z.strictObject({
   srcPath: z.union([nodePathSchema, z.array(nodePathSchema).min(1).max(1000)]),
   dstPath: nodePathSchema,
-  userId: z.number().int().positive().optional(),
+  userId: idSchema.optional(),
 });
 export const transferTypesSchema = z.object({ operations: z.array(z.enum(TRANSFER_OPERATIONS)) });
 
@@ -302,7 +303,7 @@ export const nodesTransferSchema = z.strictObject({
   srcPath: z.union([nodePathSchema, z.array(nodePathSchema).min(1).max(1000)]),
   dstPath: nodePathSchema,
   operation: z.enum(TRANSFER_OPERATIONS),
-  userId: z.number().int().positive().optional(),
+  userId: idSchema.optional(),
   userPublishData: z.record(z.string(), z.unknown()).optional(),
 });
 export type NodesTransfer = z.infer<typeof nodesTransferSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { resultsOf } from '../http/envelope.ts';
+import { idTextSchema } from '../http/input.ts';
 
 export const NOTIFICATION_TYPES = ['problem', 'warning', 'done', 'info'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
@@ -24,8 +25,8 @@ export const userNotificationSchema = z.object({
 export type UserNotification = z.infer<typeof userNotificationSchema>;
 
 export const notificationParamsSchema = z.object({
-  id: z.coerce.number().int().positive(),
-  notificationId: z.coerce.number().int().positive(),
+  id: idTextSchema,
+  notificationId: idTextSchema,
 });
 export const acknowledgeRequestSchema = z.strictObject({ status: z.literal('acknowledged') });
 export const acknowledgeResponseSchema = resultsOf(userNotificationSchema);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from '../http/envelope.ts';
+import { idSchema, idTextSchema } from '../http/input.ts';
 
 const orgName = z
   .string()
@@ -52,10 +53,10 @@ export const orgQuerySchema = pageQuerySchema.extend({
   includeDisabled: z.enum(['0', '1']).default('1'),
 });
 export const sitesQuerySchema = orgQuerySchema.extend({
-  siteGroupId: z.coerce.number().int().positive().optional(),
+  siteGroupId: idTextSchema.optional(),
 });
 export const siteGroupsQuerySchema = orgQuerySchema.extend({
-  resellerId: z.coerce.number().int().positive().optional(),
+  resellerId: idTextSchema.optional(),
 });
 
 export const resellerCreateSchema = z.strictObject({ name: orgName });
@@ -65,17 +66,17 @@ export const resellerUpdateSchema = z.strictObject({
 });
 export const siteGroupCreateSchema = z.strictObject({
   name: orgName,
-  resellerId: z.number().int().positive(),
+  resellerId: idSchema,
 });
 export const siteGroupUpdateSchema = z.strictObject({
   name: orgName.optional(),
-  resellerId: z.number().int().positive().optional(),
+  resellerId: idSchema.optional(),
   disabled: z.boolean().optional(),
 });
-export const siteCreateSchema = z.strictObject({ name: orgName, siteGroupId: z.number().int().positive() });
+export const siteCreateSchema = z.strictObject({ name: orgName, siteGroupId: idSchema });
 export const siteUpdateSchema = z.strictObject({
   name: orgName.optional(),
-  siteGroupId: z.number().int().positive().optional(),
+  siteGroupId: idSchema.optional(),
   disabled: z.boolean().optional(),
 });
 

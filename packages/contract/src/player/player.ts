@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from '../http/input.ts';
 import { edlSchema, type nodeCreateSchema } from '../nodes/nodes.ts';
 import { clipThumbPoint } from '../nodes/rules.ts';
 
@@ -72,8 +73,8 @@ export const controlsModeSchema = z.strictObject({
 export const loadSourceSchema = z
   .strictObject({
     type: z.literal('loadSource'),
-    mediaId: z.number().int().positive().optional(),
-    edlId: z.number().int().positive().optional(),
+    mediaId: idSchema.optional(),
+    edlId: idSchema.optional(),
     /** The edl's pieces, so the player needs no further call to play an edl. */
     edl: edlSchema.optional(),
     fps: z.number().positive().max(1000).optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formSchemaSchema } from '../forms/schema.ts';
+import { idSchema, idTextSchema } from '../http/input.ts';
 
 /** spec3 §3 Publish module types. */
 export const PUBLISH_MODULE_TYPES = ['source', 'process', 'destination', 'post'] as const;
@@ -10,7 +11,7 @@ export const PUBLISH_CONTEXTS = ['sites', 'accounts'] as const;
 export type PublishContextKind = (typeof PUBLISH_CONTEXTS)[number];
 export const publishContextParamsSchema = z.object({
   scope: z.enum(PUBLISH_CONTEXTS),
-  scopeId: z.coerce.number().int().positive(),
+  scopeId: idTextSchema,
 });
 
 export const SECONDS_PER_DAY = 86_400;
@@ -156,7 +157,7 @@ export const phaseSchema = z.strictObject({
 export type Phase = z.infer<typeof phaseSchema>;
 
 export const roleRestrictionSchema = z.strictObject({
-  roleId: z.number().int().positive(),
+  roleId: idSchema,
   roleName: z.string(),
   allow: z.boolean(),
 });
@@ -179,7 +180,7 @@ export const publishButtonBodySchema = z.strictObject({
   description: z.string().max(2000).default(''),
   keepFor: keepFor.default(null),
   enabled: z.boolean().default(true),
-  iconId: z.number().int().positive().nullable().default(null),
+  iconId: idSchema.nullable().default(null),
   phases: z.array(phaseSchema).min(1).max(10),
   restrictions: z.array(roleRestrictionSchema).max(200).default([]),
   location: publishLocationRefSchema.default({ type: 'cloud', id: null }),
@@ -200,8 +201,8 @@ export type PublishButton = z.infer<typeof publishButtonSchema>;
 
 /** POST /api/publishButtons/{id}: the button, or {id, name} (rename), or {enabled}. */
 export const publishButtonUpdateSchema = z.union([
-  publishButtonBodySchema.extend({ id: z.number().int().positive().optional() }),
-  z.strictObject({ id: z.number().int().positive(), name: buttonName }),
+  publishButtonBodySchema.extend({ id: idSchema.optional() }),
+  z.strictObject({ id: idSchema, name: buttonName }),
   z.strictObject({ enabled: z.boolean() }),
 ]);
 

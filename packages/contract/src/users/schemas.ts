@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from '../http/envelope.ts';
+import { idSchema, idTextSchema } from '../http/input.ts';
 
 export const userSchema = z.object({
   id: z.number().int(),
@@ -27,8 +28,8 @@ export const USER_SEARCH_COUNT_CAP = 1000;
 export const USER_SEARCH_TYPES = ['all', 'site', 'account'] as const;
 
 export const usersQuerySchema = pageQuerySchema.extend({
-  siteId: z.coerce.number().int().positive().optional(),
-  accountId: z.coerce.number().int().positive().optional(),
+  siteId: idTextSchema.optional(),
+  accountId: idTextSchema.optional(),
   searchText: z.string().trim().max(200).optional(),
   type: z
     .enum(USER_SEARCH_TYPES)
@@ -78,7 +79,7 @@ export type UserImportRow = z.infer<typeof userImportRowSchema>;
 export const userBatchCreateSchema = z.strictObject({
   users: z.array(userImportRowSchema).min(1).max(100, { error: 'At most 100 users per call' }),
   dryRun: z.boolean().default(false),
-  siteId: z.number().int().positive(),
+  siteId: idSchema,
 });
 export const userImportResultSchema = z.object({
   fullname: z.string(),

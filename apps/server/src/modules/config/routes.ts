@@ -9,6 +9,7 @@ import {
   extraDataSchema,
   extraDataUpdateSchema,
   idParamSchema,
+  idTextSchema,
   ingestFormatsSchema,
   keyboardExpansionExportSchema,
   keyboardExpansionMapSchema,
@@ -323,7 +324,7 @@ export const registerKeyMapDownload = (fastify: FastifyInstance, ctx: AppContext
         tags: ['keyboard expansions'],
         description: 'Download a keyboard expansion map as XML',
         params: z.object({ accountName: z.string().min(1).max(200) }),
-        querystring: z.object({ id: z.coerce.number().int().positive() }),
+        querystring: z.object({ id: idTextSchema }),
       },
     },
     async (request, reply) => {

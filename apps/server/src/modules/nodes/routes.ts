@@ -4,6 +4,7 @@ import {
   API_VERSIONS,
   ERROR_CODES,
   idParamSchema,
+  idTextSchema,
   MSG_API_VERSION,
   nodeDetailsSchema,
   nodePostSchema,
@@ -36,8 +37,8 @@ const checkApiVersion = async (request: FastifyRequest) => {
     throw new AppError(ERROR_CODES.apiVersion, `${MSG_API_VERSION}: ${sent}`);
 };
 
-const thumbParamsSchema = z.object({ thumbId: z.coerce.number().int().positive() });
-const contentQuerySchema = z.object({ accountId: z.coerce.number().int().positive().optional() });
+const thumbParamsSchema = z.object({ thumbId: idTextSchema });
+const contentQuerySchema = z.object({ accountId: idTextSchema.optional() });
 
 /** The media tree (nodes, transfers), player media info, media files and thumbnails (spec3 §7). */
 export const registerNodeRoutes = (fastify: FastifyInstance, ctx: AppContext, _services: AppServices) => {
