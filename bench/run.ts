@@ -2,6 +2,7 @@ import { runApiReadBenchmark } from './api-read.ts';
 import { BenchmarkFailure } from './failure.ts';
 import { runIngestQueueBenchmark } from './ingest-queue.ts';
 import { runListsBenchmark } from './lists.ts';
+import { runLoadMixBenchmark } from './load-mix.ts';
 import { runLongPollBenchmark } from './longpoll.ts';
 import { runNodesBenchmark } from './nodes.ts';
 import { runWebSizeBenchmark } from './web-size.ts';
@@ -16,6 +17,11 @@ const benchmarks: Benchmark[] = [
     run: runApiReadBenchmark,
   },
   { name: 'longpoll', title: 'Live updates: one change to 2,000 long-pollers', run: runLongPollBenchmark },
+  {
+    name: 'load-mix',
+    title: 'Mixed load: 200 long-polling pages plus 50 connections on lists; where the wait goes',
+    run: runLoadMixBenchmark,
+  },
   {
     name: 'lists',
     title: 'Lists: accounts, user search and userAccess on 10k accounts and 50k users',
