@@ -31,6 +31,7 @@ export const createContext = async (
         driver: 'postgres',
         url: config.databaseUrl,
         poolSize: options.database?.poolSize,
+        log,
       })
     : await openDatabase({
         driver: 'pglite',

@@ -49,4 +49,9 @@ export const ERROR_CODES = {
   tooLarge: 'too_large',
   unsupportedMediaType: 'unsupported_media_type',
   internal: 'internal',
+  /** 503: the database connection was lost mid-request; the request may be repeated. */
+  unavailable: 'unavailable',
 } as const;
+
+/** The message of a 503 answer when the database connection was lost (DESIGN "Persistence and faults"). */
+export const MSG_DATABASE_UNAVAILABLE = 'The database is not reachable at the moment; please try again.';

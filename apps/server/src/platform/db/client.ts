@@ -8,6 +8,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import * as schema from './schema.ts';
 
@@ -31,7 +32,7 @@ export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../../dri
 const MIGRATION_LOCK_ID = 727_001;
 
 export type DatabaseOptions =
-  | { driver: 'postgres'; url: string; poolSize?: number }
+  | { driver: 'postgres'; url: string; poolSize?: number; log?: Pick<FastifyBaseLogger, 'warn'> }
   | { driver: 'pglite'; dataDir?: string };
 
 export const openDatabase = async (options: DatabaseOptions): Promise<DatabaseHandle> => {
@@ -44,8 +45,14 @@ export const openDatabase = async (options: DatabaseOptions): Promise<DatabaseHa
       max: options.poolSize ?? 10,
       ...(ownOptions ? {} : { options: '-c jit=off' }),
     });
-    // A dropped idle connection must not crash the process; the pool replaces it.
-    pool.on('error', () => {});
+    // A lost connection must never end the process (an 'error' event without a listener throws). The pool
+    // listens on idle clients only, so every client also gets a listener of its own for the time it is
+    // checked out (a transaction, the migration): its query fails, the request answers 503, and on release
+    // the pool drops the dead client and opens a new one when needed.
+    const connectionLost = (error: Error) =>
+      options.log?.warn({ err: error }, 'a database connection was lost; the pool replaces it');
+    pool.on('error', connectionLost);
+    pool.on('connect', (client) => client.on('error', connectionLost));
     const db = drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
     return {
       db,

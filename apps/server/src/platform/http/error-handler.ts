@@ -1,6 +1,7 @@
-import { ERROR_CODES, type ErrorBody, MSG_GENERIC_ERROR } from '@media/contract';
+import { ERROR_CODES, type ErrorBody, MSG_DATABASE_UNAVAILABLE, MSG_GENERIC_ERROR } from '@media/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isConnectionLost } from '../db/errors.ts';
 import { AppError } from '../errors.ts';
 
 const body = (code: string, message: string, fields?: Record<string, string>): ErrorBody => ({
@@ -32,6 +33,14 @@ export const registerErrorHandler = (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
       return reply.status(error.status).send(body(error.code, error.message, error.fields));
+    }
+    if (isConnectionLost(error)) {
+      // The database connection went away under this request: it failed as a whole and may be repeated.
+      request.log.warn({ err: error }, 'database connection lost');
+      return reply
+        .status(503)
+        .header('retry-after', '1')
+        .send(body(ERROR_CODES.unavailable, MSG_DATABASE_UNAVAILABLE));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields = validationFields(error.validation as ValidationIssue[]);

@@ -57,11 +57,25 @@ export const createPostgresBus = async (options: {
   let closed = false;
   let heartbeat: NodeJS.Timeout | undefined;
 
+  /** Stops reacting to a replaced client; a late 'error' of its socket must still find a listener. */
+  const forget = (old: pg.Client) => {
+    old.removeAllListeners();
+    old.on('error', () => {});
+  };
+
   const connect = async (): Promise<void> => {
     if (closed) return;
     const next = new pg.Client({
       connectionString: options.url,
       application_name: LISTENER_APPLICATION_NAME,
+    });
+    // Listening from the start: an 'error' event without a listener would end the process. Until `next` is
+    // the listener, its failures are answered by the catch below; afterwards they replace it.
+    next.on('error', () => {
+      if (client === next) void reconnect();
+    });
+    next.on('end', () => {
+      if (client === next) void reconnect();
     });
     try {
       await next.connect();
@@ -71,8 +85,6 @@ export const createPostgresBus = async (options: {
         const id = Number(payload.slice(0, colon));
         if (colon > 0 && Number.isFinite(id)) listeners.emit({ id, channel: payload.slice(colon + 1) });
       });
-      next.on('error', () => void reconnect());
-      next.on('end', () => void reconnect());
       await next.query(`LISTEN ${CHANNEL}`);
       client = next;
       listeners.emit({ reset: true });
@@ -87,7 +99,7 @@ export const createPostgresBus = async (options: {
     const old = client;
     if (!old || closed) return;
     client = undefined;
-    old.removeAllListeners();
+    forget(old);
     await old.end().catch(() => {});
     options.log.warn('live-update listener lost its connection; reconnecting');
     await connect();
@@ -114,7 +126,7 @@ export const createPostgresBus = async (options: {
       if (heartbeat) clearInterval(heartbeat);
       const current = client;
       client = undefined;
-      current?.removeAllListeners();
+      if (current) forget(current);
       await current?.end().catch(() => {});
     },
   };

@@ -24,7 +24,8 @@ export class CursorWriter {
   }
 
   private async flush() {
-    await this.flushing;
+    // A failed write (a lost connection) fails the answers that waited for it, not every later one.
+    await this.flushing?.catch(() => {});
     const batch = this.pending;
     this.pending = new Map();
     if (batch.size === 0) return;
