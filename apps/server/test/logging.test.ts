@@ -1,12 +1,20 @@
+import { sql } from 'drizzle-orm';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPasswordToken } from '../src/modules/passwords/service.ts';
+import { users } from '../src/modules/users/tables.ts';
+import { sha256 } from '../src/platform/crypto.ts';
+import { registerErrorHandler } from '../src/platform/http/error-handler.ts';
 import { makeUser } from '../src/seed/factories.ts';
 import {
   ADMIN_TEST_PASSWORD,
   buildTestApp,
+  type Collection,
   eventually,
   freshTotp,
+  makeWorld,
   readMails,
+  readMailTexts,
   type TestApp,
   testDriver,
 } from './harness.ts';
@@ -93,6 +101,72 @@ describe(`secrets in the log (${testDriver()})`, () => {
     for (const [name, secret] of Object.entries(secrets)) {
       expect(secret.length, name).toBeGreaterThan(8);
       expect(logs.includes(secret), `${name} appears in the log`).toBe(false);
+    }
+  });
+
+  it('writes no invitation token, neither in the API paths nor in the invitation page path', async () => {
+    const w = await makeWorld(t);
+    const roles = await w.admin.client.get<Collection<{ id: number; name: string }>>(
+      `/api/account_roles?siteId=${w.site.id}`,
+    );
+    const roleId = roles.body.results.find((r) => r.name === 'Viewer')?.id as number;
+    const email = 'invited.guest@example.com';
+    const made = await w.accountManager.client.post(`/api/accounts/${w.account.id}/invites`, {
+      data: [{ email, roleId }],
+    });
+    expect(made.status).toBe(200);
+    const mail = await eventually(() => readMailTexts(t.config).findLast((m) => m.includes(`To: ${email}`)));
+    const token = mail.match(/\/invite\/([A-Za-z0-9_-]+)/)?.[1] as string;
+    expect(token.length).toBeGreaterThan(16);
+
+    expect((await t.client().get(`/invite/${token}`)).status).toBe(200);
+    expect((await t.client().get(`/api/invitations/${token}`)).status).toBe(200);
+    await t.client().post(`/api/invitations/${token}/accept`, { fullname: 'Guest' });
+
+    const logs = t.logs();
+    expect(logs).toContain('"url":"/invite/[redacted]"');
+    expect(logs).toContain('"url":"/api/invitations/[redacted]"');
+    expect(logs).toContain('"url":"/api/invitations/[redacted]/accept"');
+    expect(logs.includes(token), 'the invitation token appears in the log').toBe(false);
+  });
+
+  it('writes a failed query without the values of its parameters', async () => {
+    const taken = await makeUser(t.ctx.db, { username: 'param.secret.user' });
+    const tokenHash = sha256('a-token-that-must-stay-out-of-the-log');
+    const storagePath = 'publishing/accounts/77/icons/secret-storage-path.png';
+    // A real failure: the user name is taken (a unique index), so the insert fails with its parameters.
+    const error = await t.ctx.db
+      .insert(users)
+      .values({ username: taken.username.toUpperCase(), fullname: storagePath, email: tokenHash })
+      .then(() => undefined)
+      .catch((e: unknown) => e as Error & { params?: unknown[] });
+    expect(error?.message).toContain('params:');
+    expect(error?.message).toContain(tokenHash);
+    const secrets = [taken.username.toUpperCase(), tokenHash, storagePath];
+
+    // Written by the context's logger, by Fastify's, and by the error handler of a request that failed.
+    t.ctx.log.error({ err: error }, 'job failed');
+    t.app.log.error({ err: error }, 'request failed');
+    const app = Fastify({ loggerInstance: t.ctx.log });
+    registerErrorHandler(app);
+    app.get('/failing', async () => {
+      await t.ctx.db.execute(sql`select ${tokenHash} as hash, ${storagePath} as path, 1 / 0 as broken`);
+      return {};
+    });
+    const failed = await app.inject({ method: 'GET', url: '/failing' });
+    await app.close();
+    expect(failed.statusCode).toBe(500);
+
+    const lines = t
+      .logs()
+      .trim()
+      .split('\n')
+      .filter((line) => /Failed query/.test(line));
+    expect(lines.length).toBe(3);
+    for (const line of lines) {
+      expect(line).toContain('params: [redacted]');
+      expect(line).not.toContain('"params"');
+      for (const secret of secrets) expect(line.includes(secret), `${secret} appears in the log`).toBe(false);
     }
   });
 });

@@ -1,16 +1,26 @@
 import type { FastifyRequest } from 'fastify';
-import type { LoggerOptions } from 'pino';
+import { type LoggerOptions, stdSerializers } from 'pino';
 
 /** Query values with these names never reach the log. */
 const SECRET_QUERY_NAMES =
   /^(token|resettoken|resetType|password|code|mfacode|sessionid|csrftoken|secret|key)$/i;
 
+/**
+ * Path segments that are secrets themselves: the invitation token of the API and of the invitation link
+ * page. (Reset tokens travel in the query, agent tokens in the Authorization header.)
+ */
+const SECRET_PATH_SEGMENTS = [/^(\/api\/invitations\/)[^/?#]+/, /^(\/invite\/)[^/?#]+/];
+
+const REDACTED = '[redacted]';
+
 export const redactUrl = (url: string) => {
   const at = url.indexOf('?');
-  if (at === -1) return url;
+  let pathPart = at === -1 ? url : url.slice(0, at);
+  for (const pattern of SECRET_PATH_SEGMENTS) pathPart = pathPart.replace(pattern, `$1${REDACTED}`);
+  if (at === -1) return pathPart;
   const params = new URLSearchParams(url.slice(at + 1));
-  for (const name of [...params.keys()]) if (SECRET_QUERY_NAMES.test(name)) params.set(name, '[redacted]');
-  return `${url.slice(0, at)}?${params.toString()}`;
+  for (const name of [...params.keys()]) if (SECRET_QUERY_NAMES.test(name)) params.set(name, REDACTED);
+  return `${pathPart}?${params.toString()}`;
 };
 
 /** Paths pino replaces before anything is written: secrets in headers and in logged objects. */
@@ -30,9 +40,55 @@ export const REDACT_PATHS = [
   '*.cookie',
 ];
 
+type QueryError = Error & { params?: unknown; cause?: unknown };
+
+/** Shorter string parameters are too common (ids, flags) to hunt for in a message without mangling it. */
+const MIN_HUNTED_VALUE_LENGTH = 6;
+
+/**
+ * The bound values of a failed query, through the error and its causes: Drizzle's DrizzleQueryError puts
+ * them in `params` and in its message ("Failed query: … params: …"); PGlite's error carries `params` too.
+ */
+const queryParamsOf = (error: unknown) => {
+  const leaks: string[] = [];
+  const values: string[] = [];
+  for (let e = error, depth = 0; e instanceof Error && depth < 10; e = (e as QueryError).cause, depth++) {
+    const params = (e as QueryError).params;
+    if (params === undefined) continue;
+    leaks.push(`\nparams: ${String(params)}`);
+    for (const value of Array.isArray(params) ? params : [params])
+      if (typeof value === 'string' && value.length >= MIN_HUNTED_VALUE_LENGTH) values.push(value);
+  }
+  return { leaks, values };
+};
+
+/**
+ * Errors as pino's standard serializer writes them, without the bound values of a failed query: user
+ * names, token hashes and storage paths travel as parameters. The SQL text (with its $1 placeholders)
+ * stays: that is what tells what failed. PostgreSQL's `detail` quotes key values, so those go too.
+ */
+export const errSerializer = (error: unknown) => {
+  const serialized = stdSerializers.err(error as Error) as unknown;
+  if (!(error instanceof Error) || typeof serialized !== 'object' || serialized === null) return serialized;
+  const out = serialized as Record<string, unknown>;
+  const { leaks, values } = queryParamsOf(error);
+  const clean = (text: string) => {
+    let result = text;
+    for (const leak of leaks) result = result.split(leak).join(`\nparams: ${REDACTED}`);
+    for (const value of values) result = result.split(value).join(REDACTED);
+    return result;
+  };
+  for (const key of ['message', 'stack'] as const)
+    if (typeof out[key] === 'string') out[key] = clean(out[key] as string);
+  delete out.params;
+  delete out.queryOptions;
+  if (typeof out.detail === 'string') out.detail = clean(out.detail).replace(/=\(.*\)/s, `=(${REDACTED})`);
+  return out;
+};
+
 export const loggerOptions = (level: string): LoggerOptions => ({
   level,
-  redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+  redact: { paths: REDACT_PATHS, censor: REDACTED },
   serializers: {
     // Our own: only what is useful, never headers or bodies.
     req: (request: FastifyRequest) => ({
@@ -40,5 +96,6 @@ export const loggerOptions = (level: string): LoggerOptions => ({
       url: redactUrl(request.url),
       remoteAddress: request.ip,
     }),
+    err: errSerializer,
   },
 });
