@@ -64,6 +64,28 @@ describe(`media info, media files and thumbnails (${testDriver()})`, () => {
     expect(outside.headers['content-range']).toBe(`bytes */${w.videoBytes.length}`);
   });
 
+  it('reads byte ranges as RFC 9110 does: a suffix longer than the file is the whole file, a malformed range is ignored', async () => {
+    const url = `/api/media/${w.clipMedia.id}/content`;
+    const size = w.videoBytes.length;
+    const suffix = await w.viewer.client.get(url, { range: `bytes=-${size + 70000}` });
+    expect(suffix.status).toBe(206);
+    expect(suffix.headers['content-range']).toBe(`bytes 0-${size - 1}/${size}`);
+    expect(suffix.raw.rawPayload.equals(w.videoBytes)).toBe(true);
+    const tail = await w.viewer.client.get(url, { range: 'bytes=-100' });
+    expect(tail.status).toBe(206);
+    expect(tail.raw.rawPayload.equals(w.videoBytes.subarray(size - 100))).toBe(true);
+    for (const malformed of ['bytes=-1e3', 'bytes=1e2-3e2', 'bytes=200-100', 'bytes=0x10-', 'items=0-10']) {
+      const whole = await w.viewer.client.get(url, { range: malformed });
+      expect(whole.status, malformed).toBe(200);
+      expect(whole.headers['content-range'], malformed).toBeUndefined();
+      expect(whole.raw.rawPayload.equals(w.videoBytes), malformed).toBe(true);
+    }
+    const listed = await w.viewer.client.get(url, { range: 'bytes= 0-9 , ' });
+    expect(listed.status).toBe(206);
+    expect(listed.headers['content-range']).toBe(`bytes 0-9/${size}`);
+    expect((await w.viewer.client.get(url, { range: 'bytes=-0' })).status).toBe(416);
+  });
+
   it('answers 404 for media without a file, another accountId or strangers', async () => {
     const status = async (client: typeof w.editor.client, url: string) => (await client.get(url)).status;
     expect(await status(w.editor.client, `/api/media/${w.fileless.id}/content`)).toBe(404);

@@ -53,13 +53,50 @@ export const mediaInfo = async ({ ctx, actor, id }: Call<{ id: number }>): Promi
   };
 };
 
-/** GET /api/media/{id}/content: where the media's file is, for a ranged file answer. */
-export const mediaFile = async ({ ctx, actor, id, accountId }: Call<{ id: number; accountId?: number }>) => {
+const RANGE_SPEC = /^(?:(\d+)-(\d*)|-(\d+))$/;
+
+/**
+ * The Range header to answer, as RFC 9110 §14.1-14.2 reads it: a valid `bytes=` set with each suffix longer
+ * than the file taken as the whole file (206, not 416); anything that is not a valid bytes range set
+ * (`bytes=-1e3`, `bytes=5-2`, another unit) is ignored, so the answer is the whole file (200). An
+ * unsatisfiable but valid set (`bytes=9000-` past the end, `bytes=-0`) is kept for the 416.
+ */
+export const usableRange = (header: string | undefined, size: number): string | undefined => {
+  const match = header ? /^\s*bytes\s*=\s*(.*)$/i.exec(header) : null;
+  if (!match) return undefined;
+  const specs: string[] = [];
+  for (const part of (match[1] as string).split(',')) {
+    const spec = part.trim();
+    if (spec === '') continue; // empty list elements are allowed (RFC 9110 §5.6.1)
+    const [, first, last, suffix] = RANGE_SPEC.exec(spec) ?? [];
+    if (suffix !== undefined) {
+      specs.push(Number(suffix) >= size && size > 0 ? `0-${size - 1}` : spec);
+    } else if (first !== undefined) {
+      if (last !== '' && Number(last) < Number(first)) return undefined;
+      specs.push(spec);
+    } else {
+      return undefined;
+    }
+  }
+  return specs.length > 0 ? `bytes=${specs.join(',')}` : undefined;
+};
+
+/**
+ * GET /api/media/{id}/content: where the media's file is, for a ranged file answer, and the request's Range
+ * header as it should be answered.
+ */
+export const mediaFile = async ({
+  ctx,
+  actor,
+  id,
+  accountId,
+  range,
+}: Call<{ id: number; accountId?: number; range?: string }>) => {
   const { row } = await requireMedia(ctx, actor, id);
   if (accountId !== undefined && accountId !== row.accountId) throw notFound('Media');
   const file = row.storagePath ? await storedFile(ctx.config.dataDir, row.storagePath) : undefined;
   if (!file) throw notFound('Media file');
-  return { ...file, contentType: row.contentType };
+  return { ...file, contentType: row.contentType, range: usableRange(range, file.stat.size) };
 };
 
 /**

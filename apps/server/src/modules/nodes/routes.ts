@@ -140,7 +140,10 @@ export const registerNodeRoutes = (fastify: FastifyInstance, ctx: AppContext, _s
         actor: requireActor(request),
         id: request.params.id,
         accountId: request.query.accountId,
+        range: request.headers.range,
       });
+      // @fastify/send reads the header itself; it gets the range as RFC 9110 reads it.
+      request.raw.headers.range = file.range;
       const answer = await send(request.raw, file.relativePath, {
         root: file.root,
         dotfiles: 'allow',
