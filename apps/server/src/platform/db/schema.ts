@@ -14,3 +14,5 @@ export * from '../../modules/passwords/tables.ts';
 export * from '../../modules/publishing/tables.ts';
 export * from '../../modules/uploads/tables.ts';
 export * from '../../modules/users/tables.ts';
+// Platform tables.
+export * from '../mail-tables.ts';
