@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { startLocalEdge } from './modules/agent/local-edge.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
+import { DataDirInUseError } from './platform/db/data-dir-lock.ts';
 import { createContext } from './platform/start.ts';
 
 const main = async () => {
@@ -50,7 +51,7 @@ const main = async () => {
 };
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof DataDirInUseError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(

@@ -36,6 +36,11 @@ export const createContext = async (
     : await openDatabase({
         driver: 'pglite',
         dataDir: options.database?.inMemory ? undefined : path.join(config.dataDir, 'db'),
+        onLockLost: (error) => {
+          // Another process took the directory over: writing on would corrupt it, so this one stops.
+          log.fatal({ err: error }, `lost the lock of ${config.dataDir}/db to another process; stopping`);
+          process.exit(1);
+        },
       });
   await database.migrate();
   const outcome = await bootstrap(database.db, {

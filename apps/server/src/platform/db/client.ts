@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -10,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -33,7 +33,12 @@ const MIGRATION_LOCK_ID = 727_001;
 
 export type DatabaseOptions =
   | { driver: 'postgres'; url: string; poolSize?: number; log?: Pick<FastifyBaseLogger, 'warn'> }
-  | { driver: 'pglite'; dataDir?: string };
+  | {
+      driver: 'pglite';
+      dataDir?: string;
+      /** Called if another process took this data directory's lock away while it was held. */
+      onLockLost?: (error: Error) => void;
+    };
 
 export const openDatabase = async (options: DatabaseOptions): Promise<DatabaseHandle> => {
   if (options.driver === 'postgres') {
@@ -72,10 +77,18 @@ export const openDatabase = async (options: DatabaseOptions): Promise<DatabaseHa
       close: () => pool.end(),
     };
   }
-  if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
+  // One process owns an embedded data directory: a second one stops here, before it opens the files.
+  const lock = options.dataDir
+    ? await lockDataDir(options.dataDir, { onLost: options.onLockLost })
+    : undefined;
   // pg_trgm: substring search of accounts and users through GIN indexes (as on PostgreSQL).
   const client = new PGlite({ dataDir: options.dataDir, extensions: { pg_trgm } });
-  await client.waitReady;
+  try {
+    await client.waitReady;
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
   const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Db;
   return {
     db,
@@ -84,6 +97,9 @@ export const openDatabase = async (options: DatabaseOptions): Promise<DatabaseHa
       migratePglite(drizzlePglite({ client, schema, casing: 'snake_case' }), {
         migrationsFolder: MIGRATIONS_FOLDER,
       }),
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      await lock?.release();
+    },
   };
 };

@@ -1,0 +1,165 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { extraDataStoredKey } from '@media/contract';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DataDirInUseError, lockDataDir } from '../src/platform/db/data-dir-lock.ts';
+import { ADMIN_TEST_PASSWORD, testDriver } from './harness.ts';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+
+type Server = { child: ChildProcess; url: string; output: () => string; exited: Promise<number | null> };
+
+/** Runs the server as `npm start` does (node --import tsx server.ts), on the embedded database of dataDir. */
+const spawnServer = async (dataDir: string): Promise<Server> => {
+  const port = await freePort();
+  let output = '';
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ADMIN_PASSWORD: ADMIN_TEST_PASSWORD,
+    LOCAL_EDGE: '0',
+    LOG_LEVEL: 'warn',
+  };
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
+};
+
+/** Waits until the server answers HTTP, or until it exits. */
+const serving = async (server: Server): Promise<'serving' | 'exited'> => {
+  for (const until = Date.now() + 90_000; ; ) {
+    if (server.child.exitCode !== null) return 'exited';
+    const ready = await fetch(`${server.url}/config/apiVersions.json`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) return 'serving';
+    if (Date.now() > until) throw new Error(`server did not start in time:\n${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
+const untilServing = async (server: Server) => {
+  if ((await serving(server)) === 'exited')
+    throw new Error(`server exited with ${server.child.exitCode}:\n${server.output()}`);
+};
+
+/** A signed-in admin over real HTTP: keeps the cookies and sends the anti-forgery header on writes. */
+const signInAdmin = async (url: string) => {
+  const cookies = new Map<string, string>();
+  const call = async (method: string, route: string, body?: unknown) => {
+    const headers: Record<string, string> = {
+      cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const csrf = cookies.get('csrftoken');
+    if (method !== 'GET' && csrf) headers['X-CSRFToken'] = csrf;
+    const response = await fetch(`${url}${route}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(';');
+      const at = (pair as string).indexOf('=');
+      cookies.set((pair as string).slice(0, at), (pair as string).slice(at + 1));
+    }
+    return { status: response.status, body: (await response.json().catch(() => undefined)) as unknown };
+  };
+  await call('GET', '/config/apiVersions.json');
+  await call('GET', '/api/passwordRules');
+  const login = await call('POST', '/api/login', { username: 'admin', password: ADMIN_TEST_PASSWORD });
+  expect(login.body).toMatchObject({ results: { status: 'valid' } });
+  return call;
+};
+
+describe('one process per embedded data directory', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-lock-'));
+  const running: Server[] = [];
+  afterAll(async () => {
+    for (const server of running) if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    await Promise.all(running.map((server) => server.exited));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses a second open of a held directory, in this process too, and frees it on release', async () => {
+    const dir = path.join(dataDir, 'unit');
+    const held = await lockDataDir(dir);
+    const second = lockDataDir(dir);
+    await expect(second).rejects.toThrow(DataDirInUseError);
+    await expect(second).rejects.toThrow(`The data directory ${dir} is in use by process ${process.pid}`);
+    await held.release();
+    await (await lockDataDir(dir)).release();
+  });
+
+  // The spawned servers always run the embedded database; on the PostgreSQL run this would only repeat it.
+  it.skipIf(testDriver() === 'postgres')(
+    'a second server on the same DATA_DIR stops with a message naming the directory and the running process; after a kill -9 the next start takes over and every confirmed write is there',
+    async () => {
+      const first = await spawnServer(dataDir);
+      running.push(first);
+      // The second one boots while the first one prepares its database; it must find the lock taken.
+      const lockOwner = path.join(dataDir, 'db.lock', 'owner.json');
+      for (const until = Date.now() + 90_000; !fs.existsSync(lockOwner) && Date.now() < until; )
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      const second = await spawnServer(dataDir);
+      running.push(second);
+      await untilServing(first);
+      expect(await serving(second)).toBe('exited');
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toContain(`The data directory ${path.join(dataDir, 'db')} is in use`);
+      expect(second.output()).toContain(`process ${first.child.pid}`);
+      expect(second.output()).not.toMatch(/^\s+at /m);
+      // The first one still serves.
+      const call = await signInAdmin(first.url);
+      const me = (await call('GET', '/api/me')) as { body: { results: { id: number } } };
+      const extraData = `/api/users/${me.body.results.id}/extraData`;
+      for (let i = 0; i < 30; i++)
+        expect((await call('POST', extraData, { [extraDataStoredKey(`kept${i}`)]: `row ${i}` })).status).toBe(
+          200,
+        );
+
+      first.child.kill('SIGKILL');
+      await first.exited;
+      const third = await spawnServer(dataDir);
+      running.push(third);
+      await untilServing(third);
+      const again = await signInAdmin(third.url);
+      const stored = (await again('GET', extraData)) as { body: { results: Record<string, string> } };
+      const kept = Object.keys(stored.body.results).filter((key) => key.includes('kept'));
+      expect(kept).toHaveLength(30);
+      third.child.kill('SIGTERM');
+      expect(await third.exited).toBe(0);
+      // A clean stop frees the directory.
+      expect(fs.existsSync(path.join(dataDir, 'db.lock'))).toBe(false);
+    },
+    240_000,
+  );
+});
