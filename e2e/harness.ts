@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const SCREENSHOTS = path.join(root, 'e2e/screenshots');
-export const E2E_ADMIN_PASSWORD = 'E2e-Admin-Passw0rd';
+export const E2E_ADMIN_PASSWORD = 'E2e-Chief-Passw0rd';
 
 const CHROMIUM_ARGS = [
   '--headless',

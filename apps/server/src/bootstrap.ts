@@ -1,10 +1,17 @@
-import { DEFAULT_FILE_COLUMNS, DEFAULT_LOGGING_COLUMNS } from '@media/contract';
+import {
+  DEFAULT_FILE_COLUMNS,
+  DEFAULT_LOGGING_COLUMNS,
+  DEFAULT_PASSWORD_RULES,
+  failedRules,
+  type PasswordRules,
+} from '@media/contract';
 import { eq, sql } from 'drizzle-orm';
 import { ensureDefaultRoles, grantManager } from './modules/access/service.ts';
 import { columnSets, installation } from './modules/config/tables.ts';
-import { insertMissingDefaultRules } from './modules/passwords/repo.ts';
+import { findRules, insertMissingDefaultRules } from './modules/passwords/repo.ts';
 import { users } from './modules/users/tables.ts';
 import { hashPassword } from './platform/auth/password-hash.ts';
+import { ConfigError } from './platform/config.ts';
 import { randomToken } from './platform/crypto.ts';
 import type { Db } from './platform/db/client.ts';
 
@@ -15,6 +22,26 @@ export type BootstrapOutcome = {
   createdAdmin: boolean;
 };
 
+const ADMIN_USERNAME = 'admin';
+
+/** A random password that follows the rules (a random one may lack a digit or an upper-case letter). */
+export const generatePassword = (rules: PasswordRules) => {
+  for (;;) {
+    const password = randomToken(12);
+    if (failedRules(password, ADMIN_USERNAME, rules).length === 0) return password;
+  }
+};
+
+/** The first-start password set by the environment must follow the password rules like any other. */
+const checkAdminPassword = (password: string, rules: PasswordRules) => {
+  const failed = failedRules(password, ADMIN_USERNAME, rules);
+  if (failed.length === 0) return;
+  const broken = failed.map((outcome) => `${outcome.message} (${outcome.rule})`).join('; ');
+  throw new ConfigError(
+    `ADMIN_PASSWORD does not follow the password rules: ${broken}. Set an ADMIN_PASSWORD that does, or leave it unset to have one generated.`,
+  );
+};
+
 /**
  * First start on an empty database: cloud root, `admin`, default roles, columns and password rules.
  * Later starts add only what is missing and never change what is there.
@@ -23,7 +50,7 @@ export const bootstrap = async (
   db: Db,
   options: { adminPassword?: string; secretKey?: string },
 ): Promise<BootstrapOutcome> => {
-  const generatedAdminPassword = options.adminPassword ? undefined : randomToken(12);
+  const generatedAdminPassword = options.adminPassword ? undefined : generatePassword(DEFAULT_PASSWORD_RULES);
   const adminHash = await hashPassword(options.adminPassword ?? generatedAdminPassword ?? '');
   return db.transaction(async (tx) => {
     // Serialise concurrent first starts of several instances.
@@ -48,13 +75,14 @@ export const bootstrap = async (
     const [existingAdmin] = await tx
       .select({ id: users.id })
       .from(users)
-      .where(eq(sql`lower(${users.username})`, 'admin'));
+      .where(eq(sql`lower(${users.username})`, ADMIN_USERNAME));
     let createdAdmin = false;
     if (!existingAdmin) {
+      if (options.adminPassword) checkAdminPassword(options.adminPassword, await findRules(tx));
       const [admin] = await tx
         .insert(users)
         .values({
-          username: 'admin',
+          username: ADMIN_USERNAME,
           fullname: 'Administrator',
           passwordHash: adminHash,
           passwordChangedAt: new Date(),

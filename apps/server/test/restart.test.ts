@@ -2,17 +2,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { DEFAULT_PASSWORD_RULES, failedRules } from '@media/contract';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bootstrap, generatePassword } from '../src/bootstrap.ts';
 import { roles } from '../src/modules/access/tables.ts';
 import { columnSets } from '../src/modules/config/tables.ts';
 import { passwordRules } from '../src/modules/passwords/tables.ts';
 import { users } from '../src/modules/users/tables.ts';
 import { verifyPassword } from '../src/platform/auth/password-hash.ts';
-import { loadConfig } from '../src/platform/config.ts';
+import { ConfigError, loadConfig } from '../src/platform/config.ts';
+import { openDatabase } from '../src/platform/db/client.ts';
 import { createContext } from '../src/platform/start.ts';
 import { makeUser } from '../src/seed/factories.ts';
-import { testDriver } from './harness.ts';
+import { ADMIN_TEST_PASSWORD, testDriver } from './harness.ts';
+import { createScratchPostgresDatabase } from './scratch-postgres.ts';
 
 const quiet = () =>
   new Writable({
@@ -34,6 +38,7 @@ describe(`first start and restart (${testDriver()})`, () => {
       expect(first.outcome.createdAdmin).toBe(true);
       const generated = first.outcome.generatedAdminPassword as string;
       expect(generated.length).toBeGreaterThanOrEqual(12);
+      expect(failedRules(generated, 'admin', DEFAULT_PASSWORD_RULES)).toEqual([]);
       const db1 = first.ctx.db;
       const [admin] = await db1.select().from(users).where(eq(users.username, 'admin'));
       expect(await verifyPassword(admin?.passwordHash ?? null, generated)).toBe(true);
@@ -73,4 +78,48 @@ describe(`first start and restart (${testDriver()})`, () => {
       await second.ctx.close();
     },
   );
+
+  it('stops a first start whose ADMIN_PASSWORD breaks the password rules, naming the variable and the rule', async () => {
+    const fresh =
+      testDriver() === 'postgres'
+        ? await createScratchPostgresDatabase(process.env.DATABASE_URL as string, 'restart')
+        : undefined;
+    const database = fresh
+      ? await openDatabase({ driver: 'postgres', url: fresh.url, poolSize: 2 })
+      : await openDatabase({ driver: 'pglite' });
+    try {
+      await database.migrate();
+      const refusal = (adminPassword: string) =>
+        bootstrap(database.db, { adminPassword }).then(
+          () => undefined,
+          (error: unknown) => error as Error,
+        );
+      const short = await refusal('Ab1');
+      expect(short).toBeInstanceOf(ConfigError);
+      expect(short?.message).toMatch(/^ADMIN_PASSWORD does not follow the password rules: /);
+      expect(short?.message).toContain('At least 8 characters (min_length)');
+      const noDigit = await refusal('Administrator');
+      expect(noDigit?.message).toContain('At least 1 digit (min_digit_num)');
+      expect(noDigit?.message).toContain('Does not contain the user name (does_not_contain_username)');
+      expect(noDigit?.message).not.toContain('min_length');
+      expect(await database.db.select().from(users).where(eq(users.username, 'admin'))).toEqual([]);
+
+      // The test harness's password follows the rules, and a later start no longer checks it.
+      const started = await bootstrap(database.db, { adminPassword: ADMIN_TEST_PASSWORD });
+      expect(started.createdAdmin).toBe(true);
+      const again = await bootstrap(database.db, { adminPassword: 'short' });
+      expect(again.createdAdmin).toBe(false);
+    } finally {
+      await database.close();
+      await fresh?.drop();
+    }
+  });
+
+  it('generates first-start passwords that follow the password rules', () => {
+    // A random 16-character token lacks a digit about one time in fifteen: so many draws catch that.
+    for (let i = 0; i < 300; i++)
+      expect(failedRules(generatePassword(DEFAULT_PASSWORD_RULES), 'admin', DEFAULT_PASSWORD_RULES)).toEqual(
+        [],
+      );
+  });
 });
