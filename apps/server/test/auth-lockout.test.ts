@@ -1,13 +1,20 @@
 import {
+  LOGIN_FAILURE_WINDOW_MINUTES,
   LOGIN_MAX_FAILURES_PER_ADDRESS,
   LOGIN_MAX_FAILURES_PER_USER,
   MSG_LOGIN_LOCKED,
+  userLockoutKey,
 } from '@media/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, like } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LOGIN_FAILURE_PRUNE_INTERVAL_MS, pruneLoginFailures } from '../src/modules/auth/service.ts';
+import { loginFailures } from '../src/modules/auth/tables.ts';
 import { makeUser } from '../src/seed/factories.ts';
 import {
+  ADMIN_TEST_PASSWORD,
   buildTestApp,
   type ErrorBody,
+  eventually,
   freshAddress,
   login,
   sessionCookie,
@@ -17,6 +24,8 @@ import {
 
 type LockoutsBody = { results: { kind: string; key: string; failures: number }[]; total: number };
 
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+
 describe(`sign-in lock-out (${testDriver()})`, () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -24,27 +33,64 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
   });
   afterAll(() => t.close());
 
-  const failUntilLocked = async (username: string, addresses: () => string = freshAddress) => {
+  /** Fails LOGIN_MAX_FAILURES_PER_USER times from one address; answers the statuses. */
+  const failUntilLocked = async (username: string, address = freshAddress()) => {
     const statuses: string[] = [];
     for (let i = 0; i < LOGIN_MAX_FAILURES_PER_USER; i++) {
       statuses.push(
-        (await login(t.client(), { username, password: 'Wrong-Passw0rd' }, addresses())).body.results.status,
+        (await login(t.client(), { username, password: 'Wrong-Passw0rd' }, address)).body.results.status,
       );
     }
     return statuses;
   };
 
-  it('locks a user after LOGIN_MAX_FAILURES_PER_USER failures, from whatever addresses', async () => {
+  it('locks a user at one address after LOGIN_MAX_FAILURES_PER_USER failures from there', async () => {
     const user = await makeUser(t.ctx.db);
     const statuses = await failUntilLocked(user.username);
     expect(statuses).toEqual([...Array(LOGIN_MAX_FAILURES_PER_USER - 1).fill('invalid'), 'locked']);
   });
 
-  it('answers locked to the correct password while locked, and opens no session', async () => {
+  it('lets nobody lock another user out: from a clean address the right password signs in, the admin’s too', async () => {
     const user = await makeUser(t.ctx.db);
-    await failUntilLocked(user.username);
+    const attacker = freshAddress();
+    await failUntilLocked(user.username, attacker);
+    await failUntilLocked('admin', attacker);
+    const body = { username: user.username, password: user.password as string };
+    expect((await login(t.client(), body, attacker)).body.results.status).toBe('locked');
+    const elsewhere = await login(t.client(), body);
+    expect(elsewhere.body.results.status).toBe('valid');
+    expect(sessionCookie(elsewhere)).toBeDefined();
+    const admin = { username: 'admin', password: ADMIN_TEST_PASSWORD };
+    expect((await login(t.client(), admin, attacker)).body.results).toEqual({
+      status: 'locked',
+      error: MSG_LOGIN_LOCKED,
+    });
+    expect((await login(t.client(), admin)).body.results.status).toBe('valid');
+  });
+
+  it('does not lock a user for failures spread over several addresses', async () => {
+    const user = await makeUser(t.ctx.db);
+    const statuses: string[] = [];
+    for (let i = 0; i < LOGIN_MAX_FAILURES_PER_USER + 1; i++) {
+      statuses.push(
+        (await login(t.client(), { username: user.username, password: 'Wrong-1' })).body.results.status,
+      );
+    }
+    expect(statuses.every((s) => s === 'invalid')).toBe(true);
+    const right = await login(t.client(), { username: user.username, password: user.password as string });
+    expect(right.body.results.status).toBe('valid');
+  });
+
+  it('answers locked to the correct password from the locked address, and opens no session', async () => {
+    const user = await makeUser(t.ctx.db);
+    const address = freshAddress();
+    await failUntilLocked(user.username, address);
     const client = t.client();
-    const response = await login(client, { username: user.username, password: user.password as string });
+    const response = await login(
+      client,
+      { username: user.username, password: user.password as string },
+      address,
+    );
     expect(response.body.results).toEqual({ status: 'locked', error: MSG_LOGIN_LOCKED });
     expect(sessionCookie(response)).toBeUndefined();
     expect((await client.get('/api/me')).status).toBe(401);
@@ -52,28 +98,30 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
 
   it('counts failures by user name and by email address together, and locks both ways in', async () => {
     const user = await makeUser(t.ctx.db);
+    const address = freshAddress();
     const statuses: string[] = [];
     for (let i = 0; i < LOGIN_MAX_FAILURES_PER_USER; i++) {
       const username = i % 2 === 0 ? user.username : user.email;
-      statuses.push((await login(t.client(), { username, password: 'Wrong-Passw0rd' })).body.results.status);
+      statuses.push(
+        (await login(t.client(), { username, password: 'Wrong-Passw0rd' }, address)).body.results.status,
+      );
     }
     expect(statuses.at(-1)).toBe('locked');
     for (const username of [user.email, user.username.toUpperCase()]) {
-      const response = await login(t.client(), { username, password: user.password as string });
+      const response = await login(t.client(), { username, password: user.password as string }, address);
       expect(response.body.results.status, username).toBe('locked');
     }
   });
 
-  it('forgets the failures of a user who then signs in successfully', async () => {
+  it('forgets the failures of a user who then signs in successfully from that address', async () => {
     const user = await makeUser(t.ctx.db);
+    const address = freshAddress();
     for (let i = 0; i < LOGIN_MAX_FAILURES_PER_USER - 1; i++) {
-      await login(t.client(), { username: user.username, password: 'Wrong-Passw0rd' });
+      await login(t.client(), { username: user.username, password: 'Wrong-Passw0rd' }, address);
     }
-    expect(
-      (await login(t.client(), { username: user.username, password: user.password as string })).body.results
-        .status,
-    ).toBe('valid');
-    const after = await login(t.client(), { username: user.username, password: 'Wrong-Passw0rd' });
+    const right = { username: user.username, password: user.password as string };
+    expect((await login(t.client(), right, address)).body.results.status).toBe('valid');
+    const after = await login(t.client(), { username: user.username, password: 'Wrong-Passw0rd' }, address);
     expect(after.body.results.status).toBe('invalid');
   });
 
@@ -97,33 +145,72 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
     expect(elsewhere.body.results.status).toBe('valid');
   });
 
-  it('lets an administrator see and lift a user lock, after which the user signs in', async () => {
+  it('counts an IPv6 client by its /64, so fresh addresses of one network do not give fresh tries', async () => {
     const user = await makeUser(t.ctx.db);
-    await failUntilLocked(user.username);
+    const statuses: string[] = [];
+    for (let i = 0; i < LOGIN_MAX_FAILURES_PER_USER; i++) {
+      const address = `2001:db8:7:${i === 0 ? '0' : '0000'}:${(i + 1).toString(16)}::${i}`;
+      statuses.push(
+        (await login(t.client(), { username: user.username, password: 'Wrong-1' }, address)).body.results
+          .status,
+      );
+    }
+    expect(statuses.at(-1)).toBe('locked');
+    const rows = await t.ctx.db
+      .select({ key: loginFailures.key })
+      .from(loginFailures)
+      .where(eq(loginFailures.key, userLockoutKey(user.username, '2001:db8:7:0::/64')));
+    expect(rows).toHaveLength(1);
+    const right = { username: user.username, password: user.password as string };
+    expect((await login(t.client(), right, '2001:db8:7::99')).body.results.status).toBe('locked');
+    expect((await login(t.client(), right, '2001:db8:8::1')).body.results.status).toBe('valid');
+  });
+
+  it('lets an administrator see and lift a user lock, after which the user signs in from there', async () => {
+    const user = await makeUser(t.ctx.db);
+    const address = freshAddress();
+    await failUntilLocked(user.username, address);
+    const key = userLockoutKey(user.username, address);
+    expect(key).toBe(`${user.username.toLowerCase()} from ${address}`);
     const admin = await t.admin();
     const list = await admin.get<LockoutsBody & { channel: string }>('/api/loginLockouts?limit=100');
     expect(list.status).toBe(200);
     expect(list.body.results).toContainEqual(
-      expect.objectContaining({
-        kind: 'user',
-        key: user.username.toLowerCase(),
-        failures: LOGIN_MAX_FAILURES_PER_USER,
-      }),
+      expect.objectContaining({ kind: 'user', key, failures: LOGIN_MAX_FAILURES_PER_USER }),
     );
     const lifted = await admin.post<{ results: { ok: boolean } }>('/api/loginLockouts/lift', {
       kind: 'user',
-      key: user.username,
+      key,
     });
     expect(lifted.status).toBe(200);
     const after = await admin.get<LockoutsBody>('/api/loginLockouts?limit=100');
-    expect(after.body.results.map((r) => r.key)).not.toContain(user.username.toLowerCase());
-    const signIn = await login(t.client(), { username: user.username, password: user.password as string });
+    expect(after.body.results.map((r) => r.key)).not.toContain(key);
+    const signIn = await login(
+      t.client(),
+      { username: user.username, password: user.password as string },
+      address,
+    );
     expect(signIn.body.results.status).toBe('valid');
-    const again = await admin.post<ErrorBody>('/api/loginLockouts/lift', {
-      kind: 'user',
-      key: user.username,
-    });
+    const again = await admin.post<ErrorBody>('/api/loginLockouts/lift', { kind: 'user', key });
     expect(again.status).toBe(404);
+  });
+
+  it('lifts a user’s locks at every address when an administrator gives the user name alone', async () => {
+    const user = await makeUser(t.ctx.db);
+    const [first, second] = [freshAddress(), freshAddress()];
+    await failUntilLocked(user.username, first);
+    await failUntilLocked(user.username, second);
+    const bystander = await makeUser(t.ctx.db);
+    await failUntilLocked(bystander.username, first);
+    const admin = await t.admin();
+    expect((await admin.post('/api/loginLockouts/lift', { kind: 'user', key: user.username })).status).toBe(
+      200,
+    );
+    const right = { username: user.username, password: user.password as string };
+    expect((await login(t.client(), right, first)).body.results.status).toBe('valid');
+    expect((await login(t.client(), right, second)).body.results.status).toBe('valid');
+    const stillLocked = { username: bystander.username, password: bystander.password as string };
+    expect((await login(t.client(), stillLocked, first)).body.results.status).toBe('locked');
   });
 
   it('lets an administrator lift an address lock', async () => {
@@ -141,7 +228,8 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
 
   it('refuses lifting with 400 for a bad body, 401 signed out, 403 for a non-administrator, 404 for no such lock', async () => {
     const locked = await makeUser(t.ctx.db);
-    await failUntilLocked(locked.username);
+    const address = freshAddress();
+    await failUntilLocked(locked.username, address);
     const admin = await t.admin();
     for (const bad of [
       { kind: 'planet', key: 'x' },
@@ -170,8 +258,8 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
     expect((await plainClient.get('/api/loginLockouts')).status).toBe(403);
     // Still locked after the refused calls.
     expect(
-      (await login(t.client(), { username: locked.username, password: locked.password as string })).body
-        .results.status,
+      (await login(t.client(), { username: locked.username, password: locked.password as string }, address))
+        .body.results.status,
     ).toBe('locked');
 
     const unknown = await admin.post<ErrorBody>('/api/loginLockouts/lift', {
@@ -189,5 +277,75 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
     expect((await admin.post('/api/loginLockouts/lift', { kind: 'user', key: user.username })).status).toBe(
       404,
     );
+  });
+
+  it('forgets failures whose window has passed and ended locks, in bounded batches, keeping the rest', async () => {
+    const db = t.ctx.db;
+    const stale = Array.from({ length: 2500 }, (_, i) => ({
+      kind: 'user' as const,
+      key: `prune-stale-${i} from 10.200.0.1`,
+      failures: 1,
+      firstFailureAt: minutesAgo(LOGIN_FAILURE_WINDOW_MINUTES + 5),
+    }));
+    for (let i = 0; i < stale.length; i += 500)
+      await db.insert(loginFailures).values(stale.slice(i, i + 500));
+    await db.insert(loginFailures).values([
+      {
+        kind: 'user',
+        key: 'prune-lock-ended from 10.200.0.1',
+        failures: 5,
+        firstFailureAt: minutesAgo(40),
+        lockedUntil: minutesAgo(10),
+      },
+      { kind: 'ip', key: 'prune-old-address', failures: 3, firstFailureAt: minutesAgo(60) },
+      { kind: 'user', key: 'prune-recent from 10.200.0.1', failures: 2, firstFailureAt: minutesAgo(1) },
+      {
+        kind: 'user',
+        key: 'prune-locked from 10.200.0.1',
+        failures: 5,
+        firstFailureAt: minutesAgo(LOGIN_FAILURE_WINDOW_MINUTES + 5),
+        lockedUntil: new Date(Date.now() + 60_000),
+      },
+    ]);
+    expect(await pruneLoginFailures(db)).toBeGreaterThanOrEqual(2502);
+    const left = await db
+      .select({ key: loginFailures.key })
+      .from(loginFailures)
+      .where(like(loginFailures.key, 'prune-%'));
+    expect(left.map((r) => r.key).sort()).toEqual([
+      'prune-locked from 10.200.0.1',
+      'prune-recent from 10.200.0.1',
+    ]);
+  });
+});
+
+describe(`sign-in failures pruned on a timer (${testDriver()})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Only the pruning interval is faked; everything else keeps real time.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    t = await buildTestApp();
+  });
+  afterEach(() => vi.useRealTimers());
+  afterAll(() => t.close());
+
+  it('removes old failure rows every few minutes, without waiting for another failure', async () => {
+    await t.ctx.db.insert(loginFailures).values([
+      {
+        kind: 'ip',
+        key: 'timer-old',
+        failures: 4,
+        firstFailureAt: minutesAgo(LOGIN_FAILURE_WINDOW_MINUTES + 1),
+      },
+      { kind: 'ip', key: 'timer-new', failures: 1, firstFailureAt: new Date() },
+    ]);
+    vi.advanceTimersByTime(LOGIN_FAILURE_PRUNE_INTERVAL_MS);
+    await eventually(async () => {
+      const rows = await t.ctx.db
+        .select({ key: loginFailures.key })
+        .from(loginFailures)
+        .where(and(eq(loginFailures.kind, 'ip'), like(loginFailures.key, 'timer-%')));
+      return rows.length === 1 ? rows : undefined;
+    }).then((rows) => expect(rows.map((r) => r.key)).toEqual(['timer-new']));
   });
 });

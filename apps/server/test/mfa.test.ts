@@ -14,7 +14,15 @@ import {
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../src/seed/factories.ts';
-import { buildTestApp, type ErrorBody, freshTotp, login, type TestApp, testDriver } from './harness.ts';
+import {
+  buildTestApp,
+  type ErrorBody,
+  freshAddress,
+  freshTotp,
+  login,
+  type TestApp,
+  testDriver,
+} from './harness.ts';
 
 type Status = { results: { enabled: boolean; pending: boolean; recoveryCodesLeft: number } };
 type Enrolment = { results: { secret: string; otpauthUri: string; qrCode: string } };
@@ -144,23 +152,24 @@ describe(`second factor (TOTP) (${testDriver()})`, () => {
     expect(client.cookies.has('sessionid')).toBe(false);
   });
 
-  it('counts wrong codes as failed sign-ins, so guessing codes locks the user', async () => {
+  it('counts wrong codes as failed sign-ins, so guessing codes locks the user at that address', async () => {
     const { user, password, secret } = await enrolledUser();
+    const address = freshAddress();
     const statuses: string[] = [];
     for (let i = 0; i < LOGIN_MAX_FAILURES_PER_USER; i++) {
-      const response = await login(t.client(), {
-        username: user.username,
-        password,
-        mfaCode: await wrongCode(secret),
-      });
+      const response = await login(
+        t.client(),
+        { username: user.username, password, mfaCode: await wrongCode(secret) },
+        address,
+      );
       statuses.push(response.body.results.status);
     }
     expect(statuses.at(-1)).toBe('locked');
-    const right = await login(t.client(), {
-      username: user.username,
-      password,
-      mfaCode: await freshTotp(secret),
-    });
+    const right = await login(
+      t.client(),
+      { username: user.username, password, mfaCode: await freshTotp(secret) },
+      address,
+    );
     expect(right.body.results).toEqual({ status: 'locked', error: MSG_LOGIN_LOCKED });
   });
 

@@ -165,24 +165,35 @@ describe(`set password with the current password (${testDriver()})`, () => {
     expect(await loginStatus(t, user.username, user.password as string)).toBe('valid');
   });
 
-  it('counts wrong current passwords toward the sign-in lock-out, which then refuses even the right one', async () => {
+  it('counts wrong current passwords toward the sign-in lock-out of the user at that address, which then refuses even the right one', async () => {
     const user = await makeUser(t.ctx.db);
     const client = await t.client().signIn(user.username, user.password as string);
+    const address = '10.3.0.1';
+    const change = (currentPassword: string) =>
+      client.post<MessageBody & ErrorBody>(
+        `/api/users/${user.id}/setPassword`,
+        { currentPassword, newPassword: NEW_PASSWORD },
+        { remoteAddress: address },
+      );
     const statuses: string[] = [];
     for (let attempt = 0; attempt < LOGIN_MAX_FAILURES_PER_USER; attempt++) {
-      const response = await setPassword(client, user.id, {
-        currentPassword: `Wrong-${attempt}`,
-        newPassword: NEW_PASSWORD,
-      });
-      statuses.push(response.body.error.code);
+      statuses.push((await change(`Wrong-${attempt}`)).body.error.code);
     }
     expect(statuses.at(-1)).toBe('locked');
-    const right = await setPassword(client, user.id, {
-      currentPassword: user.password as string,
-      newPassword: NEW_PASSWORD,
-    });
+    const right = await change(user.password as string);
+    expect(right.status).toBe(400);
     expect(right.body.error.message).toBe(MSG_LOGIN_LOCKED);
-    expect(await loginStatus(t, user.username, user.password as string)).toBe('locked');
+    const signIn = (remoteAddress: string) =>
+      t
+        .client()
+        .post<LoginBody>(
+          '/api/login',
+          { username: user.username, password: user.password as string },
+          { remoteAddress },
+        );
+    expect((await signIn(address)).body.results.status).toBe('locked');
+    // Same key as sign-in: the user at that address, so from another address the right password works.
+    expect((await signIn('10.3.0.2')).body.results.status).toBe('valid');
   });
 
   it('enforces every enabled rule on the server: 400 with fields.newPassword, and the old password still works', async () => {

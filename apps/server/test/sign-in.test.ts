@@ -156,8 +156,9 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
   });
   afterAll(() => t.close());
 
-  it('locks a user after repeated wrong passwords, even for the right one, until an administrator lifts it', async () => {
+  it('locks a user at an address after repeated wrong passwords, even for the right one, until an administrator lifts it', async () => {
     const user = await makeUser(t.ctx.db);
+    const address = '10.1.0.1';
     const statuses: string[] = [];
     for (let i = 0; i < LOGIN_MAX_FAILURES_PER_USER; i++) {
       const r = await t
@@ -165,7 +166,7 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
         .post<LoginBody>(
           '/api/login',
           { username: user.username, password: 'wrong' },
-          { remoteAddress: `10.1.0.${i}` },
+          { remoteAddress: address },
         );
       statuses.push(r.body.results.status);
     }
@@ -173,11 +174,24 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
     expect(statuses.at(-1)).toBe('locked');
     const right = await t
       .client()
-      .post<LoginBody>('/api/login', { username: user.username, password: user.password });
+      .post<LoginBody>(
+        '/api/login',
+        { username: user.username, password: user.password },
+        { remoteAddress: address },
+      );
     expect(right.body.results).toEqual({
       status: 'locked',
       error: 'Too many failed sign-in attempts. Please try again later',
     });
+    // The lock is the user's at that address only: elsewhere the right password signs in.
+    const elsewhere = await t
+      .client()
+      .post<LoginBody>(
+        '/api/login',
+        { username: user.username, password: user.password },
+        { remoteAddress: '10.1.0.2' },
+      );
+    expect(elsewhere.body.results.status).toBe('valid');
 
     const admin = await t.admin();
     const locks = await admin.get<{
@@ -187,14 +201,18 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
     }>('/api/loginLockouts');
     expect(locks.status).toBe(200);
     expect(locks.body.results).toContainEqual(
-      expect.objectContaining({ kind: 'user', key: user.username.toLowerCase() }),
+      expect.objectContaining({ kind: 'user', key: `${user.username.toLowerCase()} from ${address}` }),
     );
     expect((await admin.post('/api/loginLockouts/lift', { kind: 'user', key: user.username })).status).toBe(
       200,
     );
     const after = await t
       .client()
-      .post<LoginBody>('/api/login', { username: user.username, password: user.password });
+      .post<LoginBody>(
+        '/api/login',
+        { username: user.username, password: user.password },
+        { remoteAddress: address },
+      );
     expect(after.body.results.status).toBe('valid');
   });
 

@@ -52,8 +52,12 @@ export const meResponseSchema = resultsOf(meSchema);
 export const LOCKOUT_KINDS = ['user', 'ip'] as const;
 
 export const lockoutSchema = z.object({
-  kind: z.enum(LOCKOUT_KINDS).describe('user: a user name; ip: a client address'),
-  key: z.string(),
+  kind: z
+    .enum(LOCKOUT_KINDS)
+    .describe(
+      'user: a user name at one client address; ip: a client address (an IPv6 /64), whatever the user',
+    ),
+  key: z.string().describe("user: '<user name> from <address>'; ip: the address"),
   failures: z.number().int(),
   lockedUntil: z.string().describe('ISO time when sign-in opens again by itself'),
 });
@@ -61,7 +65,11 @@ export type Lockout = z.infer<typeof lockoutSchema>;
 
 export const liftLockoutRequestSchema = z.strictObject({
   kind: z.enum(LOCKOUT_KINDS),
-  key: z.string().min(1).max(200),
+  key: z
+    .string()
+    .min(1)
+    .max(300)
+    .describe("A lock-out's key; for kind user, a user name alone lifts that user's locks at every address"),
 });
 
 export const LOCKOUT_SORT_FIELDS = ['kind', 'key', 'failures', 'lockedUntil'] as const;

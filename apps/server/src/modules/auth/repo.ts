@@ -73,13 +73,25 @@ export const clearFailures = async (db: DbOrTx, kind: FailureKind, key: string) 
   return removed.length;
 };
 
-/** Removes a lock that is still in force (with its failure count); answers how many were removed. */
-export const clearActiveLock = async (db: DbOrTx, kind: FailureKind, key: string, now: Date) => {
+/**
+ * Removes the locks still in force (with their failure counts) of this key, and, given `keyPrefix`, of
+ * every key that starts with it; answers the keys removed.
+ */
+export const clearActiveLocks = async (
+  db: DbOrTx,
+  kind: FailureKind,
+  key: string,
+  now: Date,
+  keyPrefix?: string,
+) => {
+  const keyMatches = keyPrefix
+    ? or(eq(loginFailures.key, key), eq(sql`left(${loginFailures.key}, ${keyPrefix.length})`, keyPrefix))
+    : eq(loginFailures.key, key);
   const removed = await db
     .delete(loginFailures)
-    .where(and(eq(loginFailures.kind, kind), eq(loginFailures.key, key), gt(loginFailures.lockedUntil, now)))
+    .where(and(eq(loginFailures.kind, kind), keyMatches, gt(loginFailures.lockedUntil, now)))
     .returning({ key: loginFailures.key });
-  return removed.length;
+  return removed.map((row) => row.key);
 };
 
 const LOCK_SORT_COLUMNS = {
@@ -113,13 +125,24 @@ export const findLocksPage = async (
   return { rows, total: count?.total ?? 0 };
 };
 
-/** Forgets failures whose window has passed and that hold no lock still in force. */
-export const pruneStaleFailures = (db: DbOrTx, windowStart: Date, now: Date) =>
-  db
-    .delete(loginFailures)
+/**
+ * Forgets at most `limit` failures whose window has passed and that hold no lock still in force; answers
+ * how many. Bounded, so one call never holds the table for long however many rows piled up.
+ */
+export const pruneStaleFailures = async (db: DbOrTx, windowStart: Date, now: Date, limit: number) => {
+  const stale = db
+    .select({ kind: loginFailures.kind, key: loginFailures.key })
+    .from(loginFailures)
     .where(
       and(
         lt(loginFailures.firstFailureAt, windowStart),
         or(isNull(loginFailures.lockedUntil), lte(loginFailures.lockedUntil, now)),
       ),
-    );
+    )
+    .limit(limit);
+  const removed = await db
+    .delete(loginFailures)
+    .where(sql`(${loginFailures.kind}, ${loginFailures.key}) in (${stale})`)
+    .returning({ key: loginFailures.key });
+  return removed.length;
+};

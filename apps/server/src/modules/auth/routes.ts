@@ -20,6 +20,8 @@ import * as service from './service.ts';
 export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, services: AppServices) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['auth'];
+  const stopPruning = service.startLoginFailurePruning(ctx.db, ctx.log);
+  fastify.addHook('onClose', stopPruning);
 
   app.post(
     '/login',

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
 // OWASP's argon2id minimum: 19 MiB, 2 iterations, 1 lane.
@@ -10,18 +11,21 @@ const OPTIONS = {
 
 export const hashPassword = (password: string) => hash(password, OPTIONS);
 
-export const verifyPassword = async (passwordHash: string | null, password: string) => {
-  if (!passwordHash) return false;
+/**
+ * Checked against when there is no hash to check (unknown user, no password yet), so that such a refusal
+ * costs what a wrong password costs. Same parameters as real hashes; made once, at start.
+ */
+const dummyHash = hashPassword(randomBytes(16).toString('hex'));
+
+/**
+ * Whether the password matches the hash. Always does one argon2 verification, against a dummy hash when
+ * there is none, so the time taken does not tell whether the user exists or has a password.
+ */
+export const verifyPassword = async (passwordHash: string | null | undefined, password: string) => {
+  const checked = passwordHash || (await dummyHash);
   try {
-    return await verify(passwordHash, password);
+    return (await verify(checked, password)) && checked === passwordHash;
   } catch {
     return false;
   }
-};
-
-/** Compared against when the user does not exist, so timing does not reveal which names exist. */
-let dummyHash: Promise<string> | undefined;
-export const burnPasswordCheck = async (password: string) => {
-  dummyHash ??= hashPassword('not-a-real-password');
-  await verifyPassword(await dummyHash, password);
 };
