@@ -62,8 +62,10 @@ describe(`account users, roles and permissions (${testDriver()})`, () => {
   });
 
   it('adds and changes several users at once, and removes one', async () => {
-    const [a, b] = [await makeUser(t.ctx.db), await makeUser(t.ctx.db)];
-    const saved = await w.accountManager.client.post<Results<AccountUser[]>>(
+    // Users of the site (its import made them): the site manager manages them, so may add them.
+    const ofSite = () => makeUser(t.ctx.db, { homeSiteId: w.site.id });
+    const [a, b] = [await ofSite(), await ofSite()];
+    const saved = await w.siteManager.client.post<Results<AccountUser[]>>(
       `/api/accounts/${w.account.id}/userAccess`,
       {
         data: [
@@ -76,6 +78,7 @@ describe(`account users, roles and permissions (${testDriver()})`, () => {
     expect(saved.body.results.map((u) => u.roleId).sort()).toEqual(
       [roles.Editor?.id, roles.Viewer?.id].sort(),
     );
+    // Changing the role of someone already in the account, and removing them, is the account's business.
     const changed = await w.accountManager.client.post<Results<AccountUser[]>>(
       `/api/accounts/${w.account.id}/userAccess/${b.id}`,
       { roleId: roles.Logger?.id },
@@ -122,14 +125,15 @@ describe(`account users, roles and permissions (${testDriver()})`, () => {
   });
 
   it('changes nothing when one row of a batch is refused', async () => {
-    const user = await makeUser(t.ctx.db);
-    const refused = await w.accountManager.client.post(`/api/accounts/${w.account.id}/userAccess`, {
+    const user = await makeUser(t.ctx.db, { homeSiteId: w.site.id });
+    // A missing user id is refused like a user one may not add (403): the answer never tells existence.
+    const refused = await w.siteManager.client.post(`/api/accounts/${w.account.id}/userAccess`, {
       data: [
         { userId: user.id, roleId: roles.Editor?.id },
         { userId: 999999, roleId: roles.Editor?.id },
       ],
     });
-    expect(refused.status).toBe(404);
+    expect(refused.status).toBe(403);
     const list = await w.accountManager.client.get<Collection<AccountUser>>(
       `/api/accounts/${w.account.id}/userAccess`,
     );

@@ -114,11 +114,11 @@ describe(`account configuration (${testDriver()})`, () => {
       });
     });
 
-    it('answers 401 signed out, 403 without the right and 404 for a missing object', async () => {
+    it('answers 401 signed out, 403 without the right, 404 for a missing object or a user one may not manage', async () => {
       expect((await t.client().get(`/api/accounts/${w.account.id}/extraData`)).status).toBe(401);
       expect((await w.editor.client.get(`/api/accounts/${w.account.id}/extraData`)).status).toBe(403);
       expect((await w.accountManager.client.get(`/api/sites/${w.site.id}/extraData`)).status).toBe(403);
-      expect((await w.outsider.client.get(`/api/users/${w.editor.user.id}/extraData`)).status).toBe(403);
+      expect((await w.outsider.client.get(`/api/users/${w.editor.user.id}/extraData`)).status).toBe(404);
       expect(
         (await w.siteManager.client.post(`/api/accounts/${w.otherAccount.id}/extraData`, { [colour]: 'x' }))
           .status,

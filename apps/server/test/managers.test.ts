@@ -25,7 +25,8 @@ describe(`managers (${testDriver()})`, () => {
   const del = (client: World['admin']['client'], url: string) => client.request({ method: 'DELETE', url });
 
   it('adds, lists and removes site managers', async () => {
-    const user = await makeUser(t.ctx.db);
+    // A user of the site (its import made them): the site manager manages them.
+    const user = await makeUser(t.ctx.db, { homeSiteId: w.site.id });
     const added = await w.siteManager.client.post(`/api/managers/site/${user.id}`, { scopeId: w.site.id });
     expect(added.status).toBe(200);
     const list = await w.siteManager.client.get<Collection<Manager>>(
@@ -48,7 +49,7 @@ describe(`managers (${testDriver()})`, () => {
   });
 
   it('makes account managers with the manager role, and removing leaves them editors', async () => {
-    const user = await makeUser(t.ctx.db);
+    const user = await makeUser(t.ctx.db, { homeSiteId: w.site.id });
     expect(
       (await w.siteManager.client.post(`/api/managers/account/${user.id}`, { scopeId: w.account.id })).status,
     ).toBe(200);

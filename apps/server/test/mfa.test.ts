@@ -348,16 +348,16 @@ describe(`second factor (TOTP) (${testDriver()})`, () => {
     expect((await admin.post(`/api/users/${victim.user.id}/mfa/enrol`)).status).toBe(403);
   });
 
-  it('answers 404 for an unknown user id', async () => {
+  it('answers an unknown user id like any other user: 403 to a user, 404 to an administrator', async () => {
     const { client } = await signedInUser();
     const admin = await t.admin();
-    expect((await client.get<ErrorBody>('/api/users/999999/mfa')).status).toBe(404);
-    expect((await client.post<ErrorBody>('/api/users/999999/mfa/enrol')).status).toBe(404);
+    expect((await client.get<ErrorBody>('/api/users/999999/mfa')).status).toBe(403);
+    expect((await client.post<ErrorBody>('/api/users/999999/mfa/enrol')).status).toBe(403);
     expect((await client.post<ErrorBody>('/api/users/999999/mfa/confirm', { code: '123456' })).status).toBe(
-      404,
+      403,
     );
     expect((await client.post<ErrorBody>('/api/users/999999/mfa/disable', { code: '123456' })).status).toBe(
-      404,
+      403,
     );
     const reset = await admin.post<ErrorBody>('/api/users/999999/mfa/reset');
     expect(reset.status).toBe(404);

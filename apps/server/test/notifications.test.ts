@@ -106,7 +106,7 @@ describe(`user notifications and notification settings (${testDriver()})`, () =>
     expect(readMails(t.config).some((m) => m.includes('quiet now'))).toBe(false);
   });
 
-  it('refuses bad input (400), no session (401), other users (403) and unknown ids (404)', async () => {
+  it('refuses bad input (400), no session (401), other users existing or not (403)', async () => {
     const user = await makeUser(t.ctx.db);
     const other = await makeUser(t.ctx.db);
     await notifyUser(t.ctx, other.id, { type: 'info', message: 'theirs' });
@@ -136,6 +136,9 @@ describe(`user notifications and notification settings (${testDriver()})`, () =>
       (await client.post(`/api/users/${user.id}/notifications/${theirs?.id}`, { status: 'acknowledged' }))
         .status,
     ).toBe(404);
-    expect((await client.get('/api/users/999999/notifications')).status).toBe(404);
+    // Another user's id answers 403 whether it exists or not; an administrator learns 404.
+    expect((await client.get('/api/users/999999/notifications')).status).toBe(403);
+    expect((await client.get('/api/users/999999/notificationSettings')).status).toBe(403);
+    expect((await (await t.admin()).get('/api/users/999999/notifications')).status).toBe(404);
   });
 });

@@ -198,9 +198,10 @@ describe(`rights: cloud → reseller → site group → site → account (${test
     expect(await manage(world.users.site, world.accountUserId)).toBe('ok');
     expect(await manage(world.users.reseller, world.accountUserId)).toBe('ok');
     expect(await manage(world.users.admin, world.outsiderId)).toBe('ok');
-    expect(await manage(world.users.site, world.outsiderId)).toBe(403);
-    expect(await manage(world.users.accountManager, world.outsiderId)).toBe(403);
-    expect(await manage(world.users.nobody, world.accountUserId)).toBe(403);
+    // Refused like a missing user (404), so that the answer never tells that an id exists.
+    expect(await manage(world.users.site, world.outsiderId)).toBe(404);
+    expect(await manage(world.users.accountManager, world.outsiderId)).toBe(404);
+    expect(await manage(world.users.nobody, world.accountUserId)).toBe(404);
     expect(await manage(world.users.nobody, 999_999)).toBe(404);
   });
 

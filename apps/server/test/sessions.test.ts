@@ -27,13 +27,16 @@ describe(`account sessions and disconnection (${testDriver()})`, () => {
   });
   afterAll(() => t.close());
 
+  /** A user of the account whose session has entered it (launched): the sessions list shows those. */
   const signedInUserOfAccount = async () => {
     const user = await makeUser(t.ctx.db);
     await grantAccountAccess(t.ctx.db, user.id, w.account.id, 'Editor');
-    return { user, client: await t.client().signIn(user.username, user.password as string) };
+    const client = await t.client().signIn(user.username, user.password as string);
+    expect((await client.post(`/api/accounts/${w.account.id}/launch`, {})).status).toBe(200);
+    return { user, client };
   };
 
-  it("lists the signed-in sessions of the account's users with ip and status", async () => {
+  it('lists the sessions opened in the account with ip and status', async () => {
     const { user } = await signedInUserOfAccount();
     const list = await w.accountManager.client.get<Collection<Session>>(
       `/api/accounts/${w.account.id}/sessions`,

@@ -6,7 +6,20 @@ import {
   type Right,
   type RightsSnapshot,
 } from '@media/contract';
-import { eq, inArray, or } from 'drizzle-orm';
+import {
+  and,
+  eq,
+  exists,
+  inArray,
+  isNotNull,
+  isNull,
+  notExists,
+  notInArray,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { accountAccess, managerGrants, roles } from '../modules/access/tables.ts';
 import { edgeServers } from '../modules/edge/tables.ts';
 import { accounts, resellers, siteGroups, sites } from '../modules/organisation/tables.ts';
@@ -125,28 +138,110 @@ export const requireRight = async (
 };
 
 /**
- * A user may manage their own user; administrators any user; site managers (and above) the users
- * who have access to an account of a site they manage.
+ * DESIGN.md "Managing people" as one SQL condition: the users a non-administrator may manage. A user's
+ * places are their account accesses, their manager grants (reseller, site group, site; an admin grant
+ * is never managed by a non-administrator) and their home site (the site whose import created them).
+ * The actor manages the user when the user has at least one place and the actor manages every one of
+ * them: each account (account.manage), each granted scope (its manage right), the home site
+ * (site.manage). A user without any place is managed only by administrators (and themself): nothing
+ * ties them to anyone else's part of the hierarchy.
  */
-export const requireUserManagement = async (db: DbOrTx, actor: Actor, userId: number) => {
-  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
-  if (!user) throw notFound('User');
-  if (actor.userId === userId) return;
-  const rights = await actor.rights();
-  if (rights.admin) return;
-  const places = await db
-    .select({
-      accountId: accounts.id,
-      siteId: sites.id,
-      siteGroupId: sites.siteGroupId,
-      resellerId: siteGroups.resellerId,
-    })
-    .from(accountAccess)
-    .innerJoin(accounts, eq(accounts.id, accountAccess.accountId))
+const manageableUsersQuery = (db: DbOrTx, rights: RightsSnapshot) => {
+  const ids = (set: ReadonlySet<number>) => [...set, -1];
+  const managedSiteGroups = db
+    .select({ id: siteGroups.id })
+    .from(siteGroups)
+    .where(
+      or(
+        inArray(siteGroups.id, ids(rights.siteGroups)),
+        inArray(siteGroups.resellerId, ids(rights.resellers)),
+      ),
+    );
+  const sitesManaged = or(
+    inArray(sites.id, ids(rights.sites)),
+    inArray(sites.siteGroupId, ids(rights.siteGroups)),
+    inArray(siteGroups.resellerId, ids(rights.resellers)),
+  );
+  const managedSites = db
+    .select({ id: sites.id })
+    .from(sites)
+    .innerJoin(siteGroups, eq(siteGroups.id, sites.siteGroupId))
+    .where(sitesManaged);
+  const managedAccounts = db
+    .select({ id: accounts.id })
+    .from(accounts)
     .innerJoin(sites, eq(sites.id, accounts.siteId))
     .innerJoin(siteGroups, eq(siteGroups.id, sites.siteGroupId))
-    .where(eq(accountAccess.userId, userId));
-  if (!places.some((place) => hasRight(rights, 'site.manage', place))) throw forbidden();
+    .where(or(sitesManaged, inArray(accounts.id, ids(rights.accountManager))));
+  const accessOf = db.select({ one: sql`1` }).from(accountAccess).where(eq(accountAccess.userId, users.id));
+  const grantsOf = db.select({ one: sql`1` }).from(managerGrants).where(eq(managerGrants.userId, users.id));
+  const unmanagedAccess = db
+    .select({ one: sql`1` })
+    .from(accountAccess)
+    .where(and(eq(accountAccess.userId, users.id), notInArray(accountAccess.accountId, managedAccounts)));
+  const unmanagedGrant = db
+    .select({ one: sql`1` })
+    .from(managerGrants)
+    .where(
+      and(
+        eq(managerGrants.userId, users.id),
+        or(
+          eq(managerGrants.scope, 'admin'),
+          isNull(managerGrants.scopeId),
+          and(eq(managerGrants.scope, 'reseller'), notInArray(managerGrants.scopeId, ids(rights.resellers))),
+          and(eq(managerGrants.scope, 'sitegroup'), notInArray(managerGrants.scopeId, managedSiteGroups)),
+          and(eq(managerGrants.scope, 'site'), notInArray(managerGrants.scopeId, managedSites)),
+        ),
+      ),
+    );
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        or(isNotNull(users.homeSiteId), exists(accessOf), exists(grantsOf)),
+        or(isNull(users.homeSiteId), inArray(users.homeSiteId, managedSites)),
+        notExists(unmanagedAccess),
+        notExists(unmanagedGrant),
+      ),
+    );
+};
+
+/**
+ * SQL on a user id column: the users the actor may manage (themself, and for others the rule above);
+ * undefined for an administrator, who manages everyone. Lists filter with it; mayManageUser decides one.
+ */
+export const manageableBy = async (
+  db: DbOrTx,
+  actor: Actor,
+  userId: AnyPgColumn,
+): Promise<SQL | undefined> => {
+  const rights = await actor.rights();
+  if (rights.admin) return undefined;
+  return or(eq(userId, actor.userId), inArray(userId, manageableUsersQuery(db, rights)));
+};
+
+/** Which of these user ids exist and may be managed by the actor. */
+export const manageableUserIds = async (db: DbOrTx, actor: Actor, userIds: number[]) =>
+  new Set(
+    (
+      await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(inArray(users.id, [...userIds, -1]), await manageableBy(db, actor, users.id)))
+    ).map((row) => row.id),
+  );
+
+/** May the actor change, reset, disconnect, read the sessions of or attach this user (false if missing). */
+export const mayManageUser = async (db: DbOrTx, actor: Actor, userId: number) =>
+  (await manageableUserIds(db, actor, [userId])).has(userId);
+
+/**
+ * 404 both when the user does not exist and when the actor may not manage them, so that the answer
+ * never tells whether a user id exists.
+ */
+export const requireUserManagement = async (db: DbOrTx, actor: Actor, userId: number) => {
+  if (!(await mayManageUser(db, actor, userId))) throw notFound('User');
 };
 
 /** Sites an actor can see at all (manages, or has an account in); for filtering lists. */

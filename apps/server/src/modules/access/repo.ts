@@ -126,13 +126,3 @@ export const deleteAccess = (db: DbOrTx, accountId: number, userId: number) =>
     .delete(accountAccess)
     .where(and(eq(accountAccess.accountId, accountId), eq(accountAccess.userId, userId)))
     .returning({ userId: accountAccess.userId });
-
-export const existingUserIds = async (db: DbOrTx, ids: number[]) =>
-  new Set(
-    (
-      await db
-        .select({ id: users.id })
-        .from(users)
-        .where(inArray(users.id, [...ids, -1]))
-    ).map((row) => row.id),
-  );

@@ -2,6 +2,7 @@ import {
   type Ancestry,
   CHANNELS,
   hasRight,
+  MSG_ADD_USER_REFUSED,
   MSG_MANAGER_ROLE_NOT_SELECTABLE,
   PERMISSIONS,
   type RightsSnapshot,
@@ -11,7 +12,7 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import { findAncestry, requireRight, visibleSiteIds } from '../../platform/permissions.ts';
+import { findAncestry, manageableUserIds, requireRight, visibleSiteIds } from '../../platform/permissions.ts';
 import { sessions } from '../auth/tables.ts';
 import * as repo from './repo.ts';
 import { accountAccess, roles } from './tables.ts';
@@ -80,6 +81,24 @@ export const listAccountUsers = async (options: {
   return repo.findAccountUsersPage(options.ctx.db, options.accountId, options.offset, options.limit);
 };
 
+/**
+ * Bringing someone into an account is managing them (DESIGN.md "Managing people"): only users the actor
+ * may manage are attached; anyone else is invited by email and joins by accepting. A missing user id
+ * answers the same 403, so that the answer never tells which ids exist. Changing the role of someone
+ * already in the account, or removing them, acts on the account alone and needs only its management.
+ */
+const requireAttachable = async (
+  ctx: AppContext,
+  actor: Actor,
+  userIds: number[],
+  members: ReadonlySet<number>,
+) => {
+  const newcomers = userIds.filter((id) => !members.has(id));
+  const manageable = await manageableUserIds(ctx.db, actor, newcomers);
+  const refused = newcomers.filter((id) => !manageable.has(id));
+  if (refused.length) throw forbidden(`${MSG_ADD_USER_REFUSED} (user ${refused.join(', ')})`);
+};
+
 type AccessChange = { userId: number; roleId: number; version?: string | null; skin?: string | null };
 
 /** Adds or updates users' access in one transaction; nothing changes when one row is refused. */
@@ -94,15 +113,13 @@ export const saveAccess = async (options: {
   if (!rights.admin && changes.some((c) => c.version !== undefined || c.skin !== undefined))
     throw forbidden('Only administrators may set the version or skin of a user');
   const userIds = changes.map((c) => c.userId);
-  const known = await repo.existingUserIds(ctx.db, userIds);
-  const unknown = userIds.filter((id) => !known.has(id));
-  if (unknown.length) throw notFound(`User ${unknown.join(', ')}`);
   for (const roleId of new Set(changes.map((c) => c.roleId)))
     await checkGrantableRole(ctx.db, rights, ancestry, roleId);
   // A manager's access is changed only by those who could have given it.
   const current = await repo.findAccess(ctx.db, accountId, userIds);
   if (current.some((row) => row.isManager) && !hasRight(rights, 'site.manage', ancestry))
     throw forbidden(MSG_MANAGER_ROLE_NOT_SELECTABLE);
+  await requireAttachable(ctx, actor, userIds, new Set(current.map((row) => row.userId)));
   await ctx.db.transaction(async (tx) => {
     for (const change of changes) await repo.upsertAccess(tx, { accountId, ...change });
   });

@@ -11,11 +11,10 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
-import { type EntityRef, requireRight } from '../../platform/permissions.ts';
+import { type EntityRef, requireRight, requireUserManagement } from '../../platform/permissions.ts';
 import { upsertAccess } from '../access/repo.ts';
 import { checkGrantableRole } from '../access/service.ts';
 import { roles } from '../access/tables.ts';
-import { users } from '../users/tables.ts';
 import * as repo from './repo.ts';
 
 /** Who may see and change the managers of each type, and of what. */
@@ -69,12 +68,8 @@ export const addManager = async (options: {
 }) => {
   const { ctx, actor, type, userId, scopeId } = options;
   const ancestry = await guard(ctx, actor, type, scopeId);
-  const [user] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.id, userId));
-  if (!user) throw notFound('User');
   if (type === 'account') {
     const accountId = scopeId as number;
-    const current = await repo.findAccountAccess(ctx.db, accountId, userId);
-    if (current?.isManager) throw conflict(MSG_ALREADY_MANAGER, { username: MSG_ALREADY_MANAGER });
     const roleId = options.roleId ?? (await roleByName(ctx, ROLE_ACCOUNT_MANAGER)).id;
     const role = await checkGrantableRole(
       ctx.db,
@@ -84,9 +79,15 @@ export const addManager = async (options: {
     );
     if (!role.isManager)
       throw badRequest('This role is not a manager role', { roleId: 'Not a manager role' });
+    const current = await repo.findAccountAccess(ctx.db, accountId, userId);
+    // Promoting someone already in the account acts on the account; bringing someone in manages them.
+    if (!current) await requireUserManagement(ctx.db, actor, userId);
+    if (current?.isManager) throw conflict(MSG_ALREADY_MANAGER, { username: MSG_ALREADY_MANAGER });
     await upsertAccess(ctx.db, { accountId, userId, roleId });
     await ctx.publish(CHANNELS.userAccess(accountId), [userId]);
   } else {
+    // A grant above account level reaches beyond any account: only for a user the actor manages.
+    await requireUserManagement(ctx.db, actor, userId);
     if (await repo.findGrant(ctx.db, userId, type, scopeId))
       throw conflict(MSG_ALREADY_MANAGER, { username: MSG_ALREADY_MANAGER });
     await repo.insertGrant(ctx.db, {
@@ -100,6 +101,7 @@ export const addManager = async (options: {
   return { ok: true as const };
 };
 
+/** Taking a manager right away acts on the actor's own scope, so it needs that scope's right only. */
 export const removeManager = async (options: {
   ctx: AppContext;
   actor: Actor;

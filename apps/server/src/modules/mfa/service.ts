@@ -62,17 +62,19 @@ export const verifySecondFactor = async (
   return repo.useRecoveryCode(db, user.id, sha256(normaliseRecoveryCode(trimmed)));
 };
 
+/** Rights first, then existence, so that another user's id answers 403 whether it exists or not. */
 const requireSelf = async (db: Db, actor: Actor, userId: number) => {
+  if (actor.userId !== userId) throw forbidden();
   const state = await repo.findMfaState(db, userId);
   if (!state) throw notFound('User');
-  if (actor.userId !== userId) throw forbidden();
   return state;
 };
 
 export const getStatus = async (options: { db: Db; actor: Actor; userId: number }) => {
+  // Another user's second factor: administrators only (they manage everyone, DESIGN.md Rights).
+  if (options.actor.userId !== options.userId) await requireRight(options.db, options.actor, 'cloud.admin');
   const state = await repo.findMfaState(options.db, options.userId);
   if (!state) throw notFound('User');
-  if (options.actor.userId !== options.userId) await requireRight(options.db, options.actor, 'cloud.admin');
   return {
     enabled: state.mfaSecret != null,
     pending: state.mfaPendingSecret != null,
@@ -124,9 +126,9 @@ export const disable = async (options: { db: Db; actor: Actor; userId: number; c
 
 /** An administrator removes a user's second factor, e.g. after a lost phone. */
 export const reset = async (options: { ctx: AppContext; db: Db; actor: Actor; userId: number }) => {
+  await requireRight(options.db, options.actor, 'cloud.admin');
   const state = await repo.findMfaState(options.db, options.userId);
   if (!state) throw notFound('User');
-  await requireRight(options.db, options.actor, 'cloud.admin');
   await options.db.transaction(async (tx) => {
     await repo.setSecret(tx, options.userId, null);
     await repo.replaceRecoveryCodes(tx, options.userId, []);

@@ -20,10 +20,13 @@ const present = (row: typeof userNotifications.$inferSelect): UserNotification =
   link: row.link,
 });
 
-/** A user's own notifications; an administrator may look too. */
+/**
+ * A user's own notifications; an administrator may look too. Others are refused (403) before any
+ * lookup, so that the answer never tells whether a user id exists.
+ */
 const requireOwnerOrAdmin = async (ctx: AppContext, actor: Actor, userId: number) => {
-  await requireUserManagement(ctx.db, actor, userId);
   if (actor.userId !== userId && !(await actor.rights()).admin) throw forbidden();
+  await requireUserManagement(ctx.db, actor, userId);
 };
 
 export const listNotifications = async (options: {
@@ -50,7 +53,7 @@ export const acknowledgeNotification = async (options: {
   notificationId: number;
 }) => {
   const { ctx } = options;
-  await requireUserManagement(ctx.db, options.actor, options.userId);
+  // Only the user themself acknowledges.
   if (options.actor.userId !== options.userId) throw forbidden();
   const row = await repo.acknowledge(ctx.db, options.userId, options.notificationId);
   if (!row) throw notFound('Notification');
@@ -105,7 +108,7 @@ export const updateSettings = async (options: {
   change: { add: { type: 'email' }[] } | { remove: { type: 'email' }[] };
 }) => {
   const { ctx, change } = options;
-  await requireUserManagement(ctx.db, options.actor, options.userId);
+  // Only the user themself changes their settings.
   if (options.actor.userId !== options.userId) throw forbidden();
   await ctx.db.transaction(async (tx) => {
     if ('add' in change)

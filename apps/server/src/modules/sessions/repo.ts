@@ -1,34 +1,28 @@
-import { and, count, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { accountAccess } from '../access/tables.ts';
 import { sessions } from '../auth/tables.ts';
 import { users } from '../users/tables.ts';
 
-/** Live sessions that concern an account: those of its users, and those that entered it. */
-const ofAccount = (db: DbOrTx, accountId: number) =>
+/**
+ * Live sessions opened in an account (launched into it), narrowed to the users the actor may manage
+ * (`manageable`, undefined for all): never the sessions a user opened elsewhere.
+ */
+const ofAccount = (accountId: number, manageable: SQL | undefined) =>
   and(
     isNull(sessions.endedAt),
     gt(sessions.expiresAt, sql`now()`),
-    or(
-      eq(sessions.accountId, accountId),
-      inArray(
-        sessions.userId,
-        db
-          .select({ id: accountAccess.userId })
-          .from(accountAccess)
-          .where(eq(accountAccess.accountId, accountId)),
-      ),
-    ),
+    eq(sessions.accountId, accountId),
+    manageable,
   );
 
 export const findAccountSessionsPage = async (
   db: DbOrTx,
-  accountId: number,
-  idleSince: Date,
-  offset: number,
-  limit: number,
+  options: { accountId: number; manageable: SQL | undefined; idleSince: Date; offset: number; limit: number },
 ) => {
-  const where = and(ofAccount(db, accountId), gt(sessions.lastSeenAt, idleSince));
+  const where = and(
+    ofAccount(options.accountId, options.manageable),
+    gt(sessions.lastSeenAt, options.idleSince),
+  );
   const rows = await db
     .select({
       publicId: sessions.publicId,
@@ -43,17 +37,20 @@ export const findAccountSessionsPage = async (
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(where)
     .orderBy(desc(sessions.lastSeenAt), sessions.publicId)
-    .offset(offset)
-    .limit(limit);
+    .offset(options.offset)
+    .limit(options.limit);
   const [total] = await db.select({ n: count() }).from(sessions).where(where);
   return { rows, total: total?.n ?? 0 };
 };
 
-export const findAccountSession = async (db: DbOrTx, accountId: number, publicId: string) => {
+export const findAccountSession = async (
+  db: DbOrTx,
+  options: { accountId: number; manageable: SQL | undefined; publicId: string },
+) => {
   const [row] = await db
     .select({ publicId: sessions.publicId, userId: sessions.userId, username: users.username })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(ofAccount(db, accountId), eq(sessions.publicId, publicId)));
+    .where(and(ofAccount(options.accountId, options.manageable), eq(sessions.publicId, options.publicId)));
   return row;
 };

@@ -25,7 +25,8 @@ export const registerSessionRoutes = (fastify: FastifyInstance, ctx: AppContext,
     {
       schema: {
         tags,
-        description: "Signed-in sessions of the account's users, most recently seen first",
+        description:
+          'Sessions opened in the account (launched into it) by users you may manage, most recently seen first',
         params: idParamSchema,
         querystring: accessPageQuerySchema,
         response: { 200: collectionOf(accountSessionSchema) },
@@ -46,7 +47,7 @@ export const registerSessionRoutes = (fastify: FastifyInstance, ctx: AppContext,
     {
       schema: {
         tags,
-        description: 'Disconnect a session with a message its user sees',
+        description: 'Disconnect a session the list shows, with a message its user sees (404 for any other)',
         params: sessionParamsSchema,
         body: sessionTrashSchema,
         response: { 200: messageResponseSchema },

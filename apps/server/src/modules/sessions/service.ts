@@ -3,12 +3,18 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import type { SessionStore } from '../../platform/auth/sessions.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
+import { manageableBy } from '../../platform/permissions.ts';
 import { requireAccountManagement } from '../access/service.ts';
+import { sessions } from '../auth/tables.ts';
 import * as repo from './repo.ts';
 
 /** A session seen within this long counts as active; older (but not yet expired) as idle. */
 const ACTIVE_WITHIN_MS = 5 * 60_000;
 
+/**
+ * The sessions opened in the account (launched into it) by users the actor may manage (DESIGN.md
+ * "Managing people"), most recently seen first.
+ */
 export const listSessions = async (options: {
   ctx: AppContext;
   actor: Actor;
@@ -18,14 +24,13 @@ export const listSessions = async (options: {
 }) => {
   const { ctx, actor, accountId } = options;
   await requireAccountManagement(ctx, actor, accountId);
-  const idleSince = new Date(Date.now() - ctx.config.sessionIdleMinutes * 60_000);
-  const page = await repo.findAccountSessionsPage(
-    ctx.db,
+  const page = await repo.findAccountSessionsPage(ctx.db, {
     accountId,
-    idleSince,
-    options.offset,
-    options.limit,
-  );
+    manageable: await manageableBy(ctx.db, actor, sessions.userId),
+    idleSince: new Date(Date.now() - ctx.config.sessionIdleMinutes * 60_000),
+    offset: options.offset,
+    limit: options.limit,
+  });
   const now = Date.now();
   return {
     rows: page.rows.map((row) => ({
@@ -54,7 +59,12 @@ export const disconnect = async (options: {
 }) => {
   const { ctx, actor, accountId } = options;
   await requireAccountManagement(ctx, actor, accountId);
-  const session = await repo.findAccountSession(ctx.db, accountId, options.sessionId);
+  // Only a session the list shows: opened in this account, by a user the actor may manage.
+  const session = await repo.findAccountSession(ctx.db, {
+    accountId,
+    manageable: await manageableBy(ctx.db, actor, sessions.userId),
+    publicId: options.sessionId,
+  });
   if (!session) throw notFound('Session');
   if (!(await options.sessions.disconnect(ctx.db, options.sessionId, options.message)))
     throw notFound('Session');

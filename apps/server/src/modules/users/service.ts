@@ -17,12 +17,13 @@ import {
   userImportRowProblem,
   usernameFromEmail,
 } from '@media/contract';
-import { inArray } from 'drizzle-orm';
+import { and, inArray, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import {
   findAncestry,
+  manageableBy,
   requireRight,
   requireUserManagement,
   visibleSiteIds,
@@ -30,6 +31,7 @@ import {
 import { accounts } from '../organisation/tables.ts';
 import { createPasswordToken, passwordLink } from '../passwords/service.ts';
 import * as repo from './repo.ts';
+import { users } from './tables.ts';
 
 /** Sites where the actor manages something (the site, or an account in it): whose users they may search. */
 const managedSiteIds = async (ctx: AppContext, actor: Actor): Promise<number[] | 'all'> => {
@@ -70,19 +72,23 @@ export const listUsers = async (options: { ctx: AppContext; actor: Actor; query:
     filter = repo.ofAccount(ctx.db, query.accountId);
   } else {
     const managed = await managedSiteIds(ctx, actor);
+    let ofSites: SQL | undefined;
     if (query.siteId) {
       const ancestry = await findAncestry(ctx.db, { kind: 'site', id: query.siteId });
       if (!ancestry) throw notFound('Site');
       if (managed !== 'all' && !managed.includes(query.siteId)) throw forbidden();
-      filter = repo.ofSites(ctx.db, [query.siteId]);
+      ofSites = repo.ofSites(ctx.db, [query.siteId]);
     } else if (managed !== 'all') {
       if (managed.length === 0) throw forbidden();
-      filter = repo.ofSites(ctx.db, managed);
+      ofSites = repo.ofSites(ctx.db, managed);
     }
+    // The search offers the users one may add to an account or make a manager: only those one manages.
+    filter = and(ofSites, await manageableBy(ctx.db, actor, users.id));
   }
   return repo.findUsersPage(ctx.db, { filter, searchText: query.searchText, offset: query.offset, limit });
 };
 
+/** 404 alike for a missing user and one the actor may not manage: the answer never tells existence. */
 export const getUser = async (options: { ctx: AppContext; actor: Actor; id: number }) => {
   await requireUserManagement(options.ctx.db, options.actor, options.id);
   return (await repo.findUser(options.ctx.db, options.id)) as NonNullable<
