@@ -43,6 +43,7 @@ import type { AppContext } from './platform/context.ts';
 import { unauthenticated } from './platform/errors.ts';
 import { CsrfGuard } from './platform/http/csrf.ts';
 import { registerErrorHandler } from './platform/http/error-handler.ts';
+import { registerInputGuards } from './platform/http/input-guards.ts';
 import { registerWebApp } from './platform/http/web-app.ts';
 import { loadRights } from './platform/permissions.ts';
 
@@ -81,6 +82,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerInputGuards(app);
 
   const services: AppServices = {
     sessions: new SessionStore(ctx.db, config),

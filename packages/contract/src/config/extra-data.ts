@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MSG_FIELD_REQUIRED } from '../accounts/messages.ts';
+import { MSG_NOTHING_TO_CHANGE } from '../http/input.ts';
 
 /** The objects that carry extra data, as they appear in `/api/{scope}/{id}/extraData`. */
 export const EXTRA_DATA_SCOPES = ['accounts', 'sites', 'users'] as const;
@@ -69,7 +70,7 @@ export const extraDataUpdateSchema = z
       .max(EXTRA_DATA_LIMITS.value, { error: `At most ${EXTRA_DATA_LIMITS.value} characters` })
       .nullable(),
   )
-  .refine((update) => Object.keys(update).length > 0, { error: 'Nothing to change' })
+  .refine((update) => Object.keys(update).length > 0, { error: MSG_NOTHING_TO_CHANGE })
   .refine((update) => Object.keys(update).length <= EXTRA_DATA_LIMITS.keysPerRequest, {
     error: `At most ${EXTRA_DATA_LIMITS.keysPerRequest} keys at once`,
   });

@@ -1,3 +1,40 @@
+import {
+  MSG_NOTHING_TO_CHANGE,
+  MSG_NUL_IN_TEXT,
+  MSG_NUMBER_OUT_OF_RANGE,
+  MSG_TEXT_TOO_LONG,
+  MSG_VALUE_NOT_VALID,
+} from '@media/contract';
+
+/**
+ * SQLSTATEs of a value its column cannot hold, with the message for the user: input the contract should
+ * have refused, so it is a 400 and never a 500 (DESIGN "HTTP conventions").
+ */
+const REFUSED_VALUE_STATES: Record<string, string> = {
+  '22003': MSG_NUMBER_OUT_OF_RANGE, // numeric_value_out_of_range: an id past int4
+  '22P02': MSG_VALUE_NOT_VALID, // invalid_text_representation: '1e+20' for an integer
+  '22021': MSG_NUL_IN_TEXT, // character_not_in_repertoire: NUL (or bad bytes) in text
+  '22P05': MSG_NUL_IN_TEXT, // untranslatable_character: \u0000 in jsonb
+  '22001': MSG_TEXT_TOO_LONG, // string_data_right_truncation
+};
+/** Drizzle's error for an update with an empty set, thrown before any SQL is sent. */
+const EMPTY_UPDATE = 'No values to set';
+
+/**
+ * Why the database (or Drizzle) refused a value of a request: the SQLSTATE (or 'empty update') and the
+ * message for the user; undefined for any other error. Drizzle wraps driver errors, so causes are read too.
+ */
+export const refusedValue = (error: unknown): { reason: string; message: string } | undefined => {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const { code, message, cause } = current as Record<string, unknown>;
+    if (typeof code === 'string' && Object.hasOwn(REFUSED_VALUE_STATES, code))
+      return { reason: code, message: REFUSED_VALUE_STATES[code] as string };
+    if (message === EMPTY_UPDATE) return { reason: 'empty update', message: MSG_NOTHING_TO_CHANGE };
+    current = cause;
+  }
+  return undefined;
+};
+
 /** Whether a database error is a unique-index violation (both drivers put the SQLSTATE on `code` or its cause). */
 export const isUniqueViolation = (error: unknown) => {
   const code =

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isConnectionLost } from '../db/errors.ts';
 import { AppError } from '../errors.ts';
+import { refusedByDatabase } from './input-guards.ts';
 
 const body = (code: string, message: string, fields?: Record<string, string>): ErrorBody => ({
   error: fields && Object.keys(fields).length > 0 ? { message, code, fields } : { message, code },
@@ -52,6 +53,15 @@ export const registerErrorHandler = (app: FastifyInstance) => {
         .send(
           body(ERROR_CODES.validation, `Invalid ${error.validationContext ?? 'request'}: ${summary}`, fields),
         );
+    }
+    const refused = refusedByDatabase(error);
+    if (refused) {
+      // A bound the contract lacks: the answer is a 400 all the same, the warning says which one to add.
+      request.log.warn(
+        { reason: refused.reason, url: request.routeOptions.url },
+        'input refused by the database',
+      );
+      return reply.status(400).send(body(refused.error.code, refused.error.message));
     }
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status === 429) {
