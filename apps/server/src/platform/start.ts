@@ -12,6 +12,7 @@ import { createPublisher } from './live/publish.ts';
 import { RecentChanges } from './live/recent-changes.ts';
 import { loggerOptions } from './logging.ts';
 import { createMailer } from './mail.ts';
+import { removeInterruptedUploads, SHARED_TEMP_IDLE_MS } from './storage.ts';
 
 export type StartedContext = {
   ctx: AppContext;
@@ -42,6 +43,11 @@ export const createContext = async (
           process.exit(1);
         },
       });
+  // After the database is open: with PGlite this process now holds DATA_DIR, so no upload of another runs.
+  const leftovers = await removeInterruptedUploads(config.dataDir, {
+    idleMs: config.databaseUrl ? SHARED_TEMP_IDLE_MS : 0,
+  });
+  if (leftovers > 0) log.info({ files: leftovers }, 'removed the temporary files of interrupted uploads');
   await database.migrate();
   const outcome = await bootstrap(database.db, {
     adminPassword: config.adminPassword,

@@ -12,6 +12,35 @@ const safeFileName = (name: string) =>
     .replace(/^\.+/, '')
     .slice(-120) || 'file';
 
+/** Where uploads stream before they are complete: DATA_DIR/tmp, files named `{random}.part`. */
+const tempDirOf = (dataDir: string) => path.join(dataDir, 'tmp');
+const TEMP_SUFFIX = '.part';
+/** On a DATA_DIR shared by instances, a temporary file untouched this long belongs to no running upload. */
+export const SHARED_TEMP_IDLE_MS = 60 * 60_000;
+
+/**
+ * Removes the temporary files of uploads that a killed server left behind (DESIGN "Persistence and faults"),
+ * at start. Only `.part` files of DATA_DIR/tmp last written more than `idleMs` ago go: with the embedded
+ * database this process owns DATA_DIR (it holds its lock), so every one is left over (idleMs 0); instances
+ * on PostgreSQL may share a DATA_DIR, and a running upload of another one writes its file continually, so
+ * they remove only files idle for a while. Answers how many were removed.
+ */
+export const removeInterruptedUploads = async (dataDir: string, options: { idleMs: number }) => {
+  const tmpDir = tempDirOf(dataDir);
+  const names = await fs.promises.readdir(tmpDir).catch(() => [] as string[]);
+  const idleSince = Date.now() - options.idleMs;
+  let removed = 0;
+  for (const name of names) {
+    if (!name.endsWith(TEMP_SUFFIX)) continue;
+    const file = path.join(tmpDir, name);
+    const stat = await fs.promises.lstat(file).catch(() => undefined);
+    if (!stat?.isFile() || (options.idleMs > 0 && stat.mtimeMs > idleSince)) continue;
+    await fs.promises.rm(file, { force: true });
+    removed++;
+  }
+  return removed;
+};
+
 /**
  * Streams into a temporary file under DATA_DIR/tmp and moves it into DATA_DIR/{folder} only when it is
  * complete, so a killed server never leaves half a file where stored files live (DESIGN.md).
@@ -24,9 +53,9 @@ export const storeStream = async (options: {
   stream: Readable;
   check?: (tempPath: string) => void | Promise<void>;
 }) => {
-  const tmpDir = path.join(options.dataDir, 'tmp');
+  const tmpDir = tempDirOf(options.dataDir);
   await fs.promises.mkdir(tmpDir, { recursive: true });
-  const tempPath = path.join(tmpDir, `${randomToken(16)}.part`);
+  const tempPath = path.join(tmpDir, `${randomToken(16)}${TEMP_SUFFIX}`);
   try {
     await pipeline(options.stream, fs.createWriteStream(tempPath, { flags: 'wx' }));
     await options.check?.(tempPath);

@@ -8,6 +8,7 @@ import {
   okSchema,
   PUBLISH_CONTEXTS,
   PUBLISH_ICON_MAX_BYTES,
+  PUBLISH_MESSAGES,
   phaseSchema,
   publishButtonBodySchema,
   publishButtonSchema,
@@ -28,6 +29,7 @@ import { z } from 'zod';
 import { type AppServices, requireActor } from '../../app.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
+import { refuseDeclaredLengthOver } from '../../platform/http/declared-length.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
 import * as service from './service.ts';
 
@@ -164,6 +166,7 @@ export const registerPublishingRoutes = async (
             consumes: ['multipart/form-data'],
             response: { 200: resultsOf(publishIconSchema) },
           },
+          onRequest: refuseDeclaredLengthOver(PUBLISH_ICON_MAX_BYTES, PUBLISH_MESSAGES.iconTooLarge),
         },
         async (request) =>
           results(

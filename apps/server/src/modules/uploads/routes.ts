@@ -4,6 +4,7 @@ import {
   collectionOf,
   idParamSchema,
   MSG_UPLOAD_NO_FILE,
+  MSG_UPLOAD_TOO_LARGE,
   resultsOf,
   uploadQuerySchema,
   uploadSchema,
@@ -14,6 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type AppServices, requireActor } from '../../app.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
+import { refuseDeclaredLengthOver } from '../../platform/http/declared-length.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
 import * as service from './service.ts';
 
@@ -43,6 +45,11 @@ export const registerUploadRoutes = async (
     await scope.register(multipart, {
       limits: { fileSize: ctx.config.uploadMaxBytes, files: 1, fields: 10 },
     });
+    // A declared length over the limit is refused before its body is read (nothing reaches DATA_DIR/tmp).
+    scope.addHook(
+      'onRequest',
+      refuseDeclaredLengthOver(ctx.config.uploadMaxBytes, MSG_UPLOAD_TOO_LARGE(ctx.config.uploadMaxBytes)),
+    );
     const app = scope.withTypeProvider<ZodTypeProvider>();
     const tags = ['uploads'];
     for (const [path, target, description] of [
