@@ -94,6 +94,51 @@ describe(`accounts (${testDriver()})`, () => {
       expect(site.body.results.notes).toBe('');
     });
 
+    it('keeps notes, billing and contact fields from account users without a manager role', async () => {
+      const account = await makeAccount(t.ctx.db, {
+        siteId: w.site.id,
+        notes: 'Renewal due in May',
+        billingId: 'B-77',
+        billingGroupId: w.reseller.id,
+        contactName: 'Cleo Contact',
+        contactEmail: 'cleo@example.com',
+        contactCompany: 'Northwind',
+        contactPhone: '+44 20 7946 0000',
+      });
+      const viewer = await makeUser(t.ctx.db);
+      await grantAccountAccess(t.ctx.db, viewer.id, account.id, 'Viewer');
+      await grantAccountAccess(t.ctx.db, w.accountManager.user.id, account.id, 'Account Manager');
+      const client = await t.client().signIn(viewer.username, viewer.password as string);
+      const hidden = {
+        notes: null,
+        billingId: '',
+        billingGroupId: null,
+        billingGroupName: null,
+        contactName: '',
+        contactEmail: '',
+        contactCompany: '',
+        contactPhone: '',
+      };
+      const seen = await client.get<Results<Account>>(`/api/accounts/${account.id}`);
+      expect(seen.status).toBe(200);
+      expect(seen.body.results).toMatchObject({ name: account.name, ...hidden });
+      const byName = await client.get<Results<Account>>(`/api/accounts/byName/${account.name}`);
+      expect(byName.body.results).toMatchObject(hidden);
+      // The account's managers see them (notes stay with site managers and above).
+      const manager = await w.accountManager.client.get<Results<Account>>(`/api/accounts/${account.id}`);
+      expect(manager.body.results).toMatchObject({
+        notes: null,
+        billingId: 'B-77',
+        billingGroupId: w.reseller.id,
+        contactName: 'Cleo Contact',
+        contactEmail: 'cleo@example.com',
+        contactCompany: 'Northwind',
+        contactPhone: '+44 20 7946 0000',
+      });
+      const site = await w.siteManager.client.get<Results<Account>>(`/api/accounts/${account.id}`);
+      expect(site.body.results).toMatchObject({ notes: 'Renewal due in May', billingId: 'B-77' });
+    });
+
     it('answers 404 for a missing account and for one the user cannot see', async () => {
       expect((await w.admin.client.get('/api/accounts/999999')).status).toBe(404);
       expect((await w.editor.client.get(`/api/accounts/${w.otherAccount.id}`)).status).toBe(404);

@@ -43,11 +43,15 @@ export const accountSchema = z.object({
   siteId: z.number().int(),
   siteName: z.string(),
   resellerId: z.number().int().describe("The site's reseller"),
-  billingGroupId: z.number().int().nullable().describe('Reseller that bills the account'),
+  billingGroupId: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Reseller that bills the account; null also when the user does not manage the account'),
   billingGroupName: z.string().nullable(),
   productionName: z.string(),
   department: z.string(),
-  billingId: z.string(),
+  billingId: z.string().describe('Empty when the user does not manage the account'),
   editLimit: z.number().int().nullable(),
   welcomeMessage: z.string(),
   notes: z.string().nullable().describe('Null when the user may not see notes'),
@@ -55,7 +59,7 @@ export const accountSchema = z.object({
   launchMode: z.string(),
   skin: z.string(),
   defaultEditMode: z.string(),
-  contactName: z.string(),
+  contactName: z.string().describe('Contact fields are empty when the user does not manage the account'),
   contactEmail: z.string(),
   contactCompany: z.string(),
   contactPhone: z.string(),

@@ -44,19 +44,25 @@ const accessFlags = (rights: RightsSnapshot, row: NonNullable<repo.AccountRow>):
   };
 };
 
+/**
+ * The account as this user may see it. Notes are for site managers and above; billing and contact
+ * fields for those who manage the account (spec1 §2 and §6): account users without a manager role get
+ * them empty.
+ */
 const toAccount = (row: NonNullable<repo.AccountRow>, access: AccountAccessFlags): Account => {
   const { account } = row;
+  const managed = <T>(value: T, hidden: T) => (access.canManage ? value : hidden);
   return {
     id: account.id,
     name: account.name,
     siteId: account.siteId,
     siteName: row.siteName,
     resellerId: row.resellerId,
-    billingGroupId: account.billingGroupId,
-    billingGroupName: row.billingGroupName,
+    billingGroupId: managed(account.billingGroupId, null),
+    billingGroupName: managed(row.billingGroupName, null),
     productionName: account.productionName,
     department: account.department,
-    billingId: account.billingId,
+    billingId: managed(account.billingId, ''),
     editLimit: account.editLimit,
     welcomeMessage: account.welcomeMessage,
     notes: access.canSeeNotes ? account.notes : null,
@@ -64,10 +70,10 @@ const toAccount = (row: NonNullable<repo.AccountRow>, access: AccountAccessFlags
     launchMode: account.launchMode,
     skin: account.skin,
     defaultEditMode: account.defaultEditMode,
-    contactName: account.contactName,
-    contactEmail: account.contactEmail,
-    contactCompany: account.contactCompany,
-    contactPhone: account.contactPhone,
+    contactName: managed(account.contactName, ''),
+    contactEmail: managed(account.contactEmail, ''),
+    contactCompany: managed(account.contactCompany, ''),
+    contactPhone: managed(account.contactPhone, ''),
     concurrentUserLimit: account.concurrentUserLimit,
     disabled: account.disabled,
     editor: { maxVideo: account.maxVideo },
