@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import {
   CHANNELS,
   PUBLISH_ICON_MAX_BYTES,
@@ -10,6 +11,7 @@ import {
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rasteriseSvg } from '../src/modules/publishing/icons.ts';
 import { publishIcons } from '../src/modules/publishing/tables.ts';
 import {
   buildTestApp,
@@ -37,6 +39,40 @@ const SVG = `<?xml version="1.0"?>
   <script>alert('never served')</script>
   <circle cx="32" cy="32" r="30" fill="#c00"/>
 </svg>`;
+
+/**
+ * A "billion laughs" of <use>: each level draws the one below `width` times, so a file of about 2 KB
+ * draws width^levels rectangles (10^8 here), which tied a render thread for seconds.
+ */
+const fanOutSvg = (levels = 8, width = 10) => {
+  let defs = '<g id="l0"><rect width="1" height="1" fill="#c00"/></g>';
+  for (let level = 1; level <= levels; level++)
+    defs += `<g id="l${level}">${`<use href="#l${level - 1}"/>`.repeat(width)}</g>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><defs>${defs}</defs><use href="#l${levels}"/></svg>`;
+};
+
+/** A PNG that only declares its size (IHDR): enough for a decoder to learn it, nothing to decode. */
+const pngDeclaring = (width: number, height: number) => {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 0, 0, 0, 0], 8); // 8-bit grey, no interlace
+  const rows = zlib.deflateSync(Buffer.alloc(0));
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    chunk('IHDR', header),
+    chunk('IDAT', rows),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+};
 
 describe(`publishing icons (${testDriver()})`, () => {
   let t: TestApp;
@@ -141,6 +177,114 @@ describe(`publishing icons (${testDriver()})`, () => {
     expect(await iconRows()).toBe(before);
     expect(fs.readdirSync(iconsFolder)).toEqual(filesBefore);
     expect(fs.readdirSync(path.join(t.config.dataDir, 'tmp'))).toEqual([]);
+  });
+
+  it('refuses an SVG whose <use> references multiply (400, at once), and keeps answering others while 8 such uploads run', async () => {
+    const svg = fanOutSvg();
+    expect(svg.length).toBeLessThan(2500);
+    const before = await iconRows();
+    const started = Date.now();
+    const refused = await upload<ErrorBody>(w.accountManager.client, 'accounts', w.account.id, {
+      fileName: 'laughs.svg',
+      content: svg,
+      type: 'image/svg+xml',
+    });
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toBe(
+      'This SVG icon cannot be used: it draws more than 10000 elements once its references (<use>, url(#…)) are followed. Simplify it, or upload a PNG instead',
+    );
+
+    const uploads = Array.from({ length: 8 }, (_, i) =>
+      upload<ErrorBody>(w.accountManager.client, 'accounts', w.account.id, {
+        fileName: `laughs-${i}.svg`,
+        content: fanOutSvg(8 + (i % 3), 10),
+        type: 'image/svg+xml',
+      }),
+    );
+    const meStarted = Date.now();
+    const me = await w.editor.client.get('/api/me');
+    const meTook = Date.now() - meStarted;
+    const answers = await Promise.all(uploads);
+    expect(me.status).toBe(200);
+    expect(meTook).toBeLessThan(1000);
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(400));
+    expect(await iconRows()).toBe(before);
+  });
+
+  it('refuses SVGs with a document type, outside references or a reference loop (400), and markup that is no SVG (415)', async () => {
+    const refusals: [string, string][] = [
+      [
+        '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg"><text>&b;</text></svg>',
+        'it declares a document type or entities',
+      ],
+      [
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image xlink:href="file:///etc/passwd" width="9" height="9"/></svg>',
+        'it refers to content outside the file',
+      ],
+      [
+        '<svg xmlns="http://www.w3.org/2000/svg"><style>@import url(https://example.com/a.css);</style><rect width="9" height="9"/></svg>',
+        'it refers to content outside the file',
+      ],
+      [
+        '<svg xmlns="http://www.w3.org/2000/svg"><g id="a"><g><use href="#a"/></g></g></svg>',
+        'its references form a loop',
+      ],
+      [
+        `<svg xmlns="http://www.w3.org/2000/svg"><mask id="m">${'<rect width="9" height="9"/>'.repeat(200)}</mask>${'<rect width="9" height="9" mask="url(#m)"/>'.repeat(60)}</svg>`,
+        'it draws more than 10000 elements',
+      ],
+    ];
+    for (const [svg, reason] of refusals) {
+      const answer = await upload<ErrorBody>(w.siteManager.client, 'sites', w.site.id, {
+        fileName: 'refused.svg',
+        content: svg,
+      });
+      expect(answer.status, svg.slice(0, 80)).toBe(400);
+      expect(answer.body.error.message).toContain(`This SVG icon cannot be used: ${reason}`);
+    }
+    for (const markup of [
+      '<html><body>hello</body></html>',
+      '<svg xmlns="http://www.w3.org/2000/svg"><g></svg>',
+    ]) {
+      const answer = await upload<ErrorBody>(w.siteManager.client, 'sites', w.site.id, {
+        fileName: 'markup.svg',
+        content: markup,
+      });
+      expect(answer.status, markup).toBe(415);
+    }
+    // A gradient fill through a style sheet, as drawing programs write it, is fine.
+    const styled = await upload<Results<PublishIcon>>(w.siteManager.client, 'sites', w.site.id, {
+      fileName: 'styled.svg',
+      content:
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs><style>.a{fill:url(#g);}</style><linearGradient id="g"><stop offset="0" stop-color="#fff"/><stop offset="1" stop-color="#00f"/></linearGradient></defs><rect class="a" width="10" height="10"/></svg>',
+    });
+    expect(styled.status, JSON.stringify(styled.body)).toBe(200);
+    const image = await w.siteManager.client.get(styled.body.results.url);
+    expect(await sharp(image.raw.rawPayload).metadata()).toMatchObject({
+      format: 'png',
+      width: 256,
+      height: 256,
+    });
+  });
+
+  it('stops an SVG render at its time limit, and refuses a picture of more than 4096 × 4096 pixels unread', async () => {
+    const started = Date.now();
+    await expect(rasteriseSvg(Buffer.from(SVG), 1)).rejects.toThrow(
+      'This SVG icon cannot be used: rendering it took longer than 0.001 s',
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    for (const [width, height] of [
+      [5000, 5000],
+      [20_000, 20_000],
+    ] as const) {
+      const huge = await upload<ErrorBody>(w.accountManager.client, 'accounts', w.account.id, {
+        fileName: 'huge.png',
+        content: pngDeclaring(width, height),
+      });
+      expect(huge.status).toBe(400);
+      expect(huge.body.error.message).toBe('The icon has too many pixels (at most 16,777,216, 4096 × 4096)');
+    }
   });
 
   it('lets only managers upload and trash icons; others get 403, outsiders 404, strangers 401', async () => {

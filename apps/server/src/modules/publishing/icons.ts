@@ -1,7 +1,9 @@
+import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import {
   ERROR_CODES,
   hasRight,
@@ -27,6 +29,7 @@ import {
   publishIconsChanged,
   readScope,
 } from './scope.ts';
+import { checkSvg } from './svg-check.ts';
 
 /** What a route hands over: the file part, read only after the rights are checked. */
 export type IncomingIcon = { fileName: string; stream: Readable & { truncated?: boolean } };
@@ -34,6 +37,12 @@ export type IncomingIcon = { fileName: string; stream: Readable & { truncated?: 
 /** Icons are shown small; a larger picture only costs bytes. */
 const ICON_MAX_PIXELS = 256;
 const ICON_NAME_MAX = 200;
+/** A picture to shrink into an icon may have this many pixels (decoding more costs seconds and memory). */
+const ICON_MAX_INPUT_PIXELS = 4096 * 4096;
+/** How long an SVG may take to render; real icons take tens of milliseconds. */
+export const SVG_RENDER_TIME_LIMIT_MS = 3000;
+/** SVG renders at once: each holds a process (and a core) while it runs. */
+const SVG_RENDERS_AT_ONCE = 2;
 /** The formats sharp reports, as the media types the contract allows. */
 const FORMAT_TYPES: Record<string, string> = {
   png: 'image/png',
@@ -45,6 +54,13 @@ const FORMAT_TYPES: Record<string, string> = {
 
 const tooLarge = () => new AppError(ERROR_CODES.tooLarge, PUBLISH_MESSAGES.iconTooLarge);
 const wrongType = () => new AppError(ERROR_CODES.unsupportedMediaType, PUBLISH_MESSAGES.iconType);
+/** The answer to an SVG this server will not render: a 400 that says why (the web shows it after its own prefix). */
+export const svgRefused = (reason: string) =>
+  badRequest(`This SVG icon cannot be used: ${reason}. Simplify it, or upload a PNG instead`);
+const tooManyPixels = () =>
+  badRequest(
+    `The icon has too many pixels (at most ${ICON_MAX_INPUT_PIXELS.toLocaleString('en')}, 4096 × 4096)`,
+  );
 
 const readAll = async (file: IncomingIcon) => {
   const chunks: Buffer[] = [];
@@ -64,18 +80,98 @@ const readAll = async (file: IncomingIcon) => {
   return Buffer.concat(chunks);
 };
 
+/** Markup rather than a binary image: after an optional byte order mark and white space, a '<'. */
+const looksLikeMarkup = (content: Buffer) => /^(\uFEFF)?\s*</.test(content.subarray(0, 64).toString('utf8'));
+
+const RASTERISER = fileURLToPath(new URL('./rasterise-svg.mjs', import.meta.url));
+let rendersRunning = 0;
+const waitingRenders: (() => void)[] = [];
+
+/** Runs `work` when fewer than SVG_RENDERS_AT_ONCE renders are running. */
+const inRenderSlot = async <T>(work: () => Promise<T>) => {
+  if (rendersRunning >= SVG_RENDERS_AT_ONCE)
+    await new Promise<void>((resolve) => waitingRenders.push(resolve));
+  rendersRunning += 1;
+  try {
+    return await work();
+  } finally {
+    rendersRunning -= 1;
+    waitingRenders.shift()?.();
+  }
+};
+
+type RendererAnswer = { ready: true } | { png: Uint8Array } | { error: 'type' | 'render'; message?: string };
+
+/**
+ * An SVG as a PNG of at most 256 px, rendered in a child process that is killed once the time limit is
+ * up: the server's thread pool and event loop stay free whatever the file holds.
+ */
+export const rasteriseSvg = (svg: Buffer, timeLimitMs = SVG_RENDER_TIME_LIMIT_MS) =>
+  inRenderSlot(
+    () =>
+      new Promise<Buffer>((resolve, reject) => {
+        const child = fork(RASTERISER, [], {
+          execArgv: [],
+          serialization: 'advanced',
+          stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+        });
+        let timer: NodeJS.Timeout | undefined;
+        let settled = false;
+        const settle = (outcome: () => void) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          child.kill('SIGKILL');
+          outcome();
+        };
+        child.on('message', (message: RendererAnswer) => {
+          if ('ready' in message) {
+            // The clock starts with the render, not with the process (slow to start on a busy machine).
+            timer = setTimeout(
+              () => settle(() => reject(svgRefused(`rendering it took longer than ${timeLimitMs / 1000} s`))),
+              timeLimitMs,
+            );
+            child.send({ svg, size: ICON_MAX_PIXELS, maxPixels: ICON_MAX_PIXELS * ICON_MAX_PIXELS * 16 });
+          } else if ('png' in message) {
+            settle(() => resolve(Buffer.from(message.png)));
+          } else if (message.message?.includes('pixel limit')) {
+            settle(() => reject(svgRefused('it is too large to render')));
+          } else {
+            settle(() => reject(wrongType()));
+          }
+        });
+        child.on('error', (error) => settle(() => reject(error)));
+        child.on('exit', (code, signal) =>
+          settle(() => reject(new Error(`the SVG renderer stopped (${signal ?? code})`))),
+        );
+      }),
+  );
+
 /**
  * The picture as a PNG of at most 256 px: the type is told by the content, never by the name, and an
- * SVG is rasterised here so that no uploaded markup (or script) is ever served.
+ * SVG is rasterised here so that no uploaded markup (or script) is ever served. An SVG is read first and
+ * refused when it would take long to draw; pictures with more than 4096 × 4096 pixels are refused unread.
  */
 const normalise = async (content: Buffer) => {
+  if (looksLikeMarkup(content)) {
+    const check = checkSvg(content.toString('utf8'));
+    if (!check.ok) throw check.malformed ? wrongType() : svgRefused(check.reason);
+    return rasteriseSvg(content);
+  }
   const metadata = await sharp(content)
     .metadata()
-    .catch(() => undefined);
+    .catch((error: Error) => {
+      // sharp refuses to read past its own limit (268 million pixels) already.
+      if (error.message.includes('pixel limit')) throw tooManyPixels();
+      return undefined;
+    });
   const type = metadata?.format ? FORMAT_TYPES[metadata.format] : undefined;
   if (!type || !(PUBLISH_ICON_TYPES as readonly string[]).includes(type)) throw wrongType();
-  return sharp(content)
-    .resize(ICON_MAX_PIXELS, ICON_MAX_PIXELS, { fit: 'inside', withoutEnlargement: type !== 'image/svg+xml' })
+  // Compressed (SVGZ) or otherwise disguised markup would skip the check above.
+  if (type === 'image/svg+xml') throw svgRefused('it must be a plain (not compressed) SVG file');
+  if ((metadata?.width ?? 0) * (metadata?.height ?? 0) > ICON_MAX_INPUT_PIXELS) throw tooManyPixels();
+  return sharp(content, { limitInputPixels: ICON_MAX_INPUT_PIXELS })
+    .resize(ICON_MAX_PIXELS, ICON_MAX_PIXELS, { fit: 'inside', withoutEnlargement: true })
     .png()
     .toBuffer()
     .catch(() => {
