@@ -85,10 +85,14 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
   registerInputGuards(app);
 
   const services: AppServices = {
-    sessions: new SessionStore(ctx.db, config),
+    sessions: new SessionStore(ctx.db, config, (error) =>
+      ctx.log.warn({ err: error }, 'writing the activity time of sessions failed'),
+    ),
     csrf: new CsrfGuard(config, ctx.secretKey),
   };
 
+  // Pending session activity is written before the database closes (ctx.close runs after app.close).
+  app.addHook('onClose', () => services.sessions.close());
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
     openapi: {

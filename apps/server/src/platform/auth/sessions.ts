@@ -6,8 +6,10 @@ import { randomToken, sha256 } from '../crypto.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
 
 export const SESSION_COOKIE = 'sessionid';
-/** lastSeenAt is written at most this often, so reads do not turn into writes. */
+/** lastSeenAt is written at most this often per session, so reads do not turn into writes. */
 const TOUCH_INTERVAL_MS = 60_000;
+/** Touches due are gathered this long and written in one statement, after the requests have answered. */
+const TOUCH_FLUSH_MS = 1000;
 
 export type ResolvedSession =
   | {
@@ -21,12 +23,29 @@ export type ResolvedSession =
     }
   | { ok: false; message?: string };
 
-/** Sessions live in the database, so any instance serves any session. */
+/**
+ * Sessions live in the database, so any instance serves any session. Resolving one is one query and
+ * nothing is cached: an ended, expired or disabled user's session fails on its next request. The idle
+ * clock (lastSeenAt) is written off the request's path: at most once a minute per session, batched.
+ */
 export class SessionStore {
+  /** When this instance last saw each session it has written lastSeenAt for (or is about to). */
+  private readonly touched = new Map<string, number>();
+  /** Touches not yet written. */
+  private pending = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+  private closed = false;
+  private readonly touchEvery: number;
+
   constructor(
     private readonly db: Db,
     private readonly config: Pick<Config, 'sessionIdleMinutes' | 'sessionAbsoluteMinutes'>,
-  ) {}
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {
+    // A short idle limit needs more frequent writes, or a session in use would expire between them.
+    this.touchEvery = Math.min(TOUCH_INTERVAL_MS, (config.sessionIdleMinutes * 60_000) / 4);
+  }
 
   async create(tx: DbOrTx, userId: number, ip: string, userAgent: string) {
     const sessionId = randomToken(32);
@@ -61,19 +80,15 @@ export class SessionStore {
     if (!row) return { ok: false };
     if (row.endedAt) return { ok: false, message: row.disconnectMessage ?? undefined };
     const now = Date.now();
-    const idleLimit = row.lastSeenAt.getTime() + this.config.sessionIdleMinutes * 60_000;
+    // This instance's latest touch counts too: it may not be written yet.
+    const lastSeen = Math.max(row.lastSeenAt.getTime(), this.touched.get(idHash) ?? 0);
+    const idleLimit = lastSeen + this.config.sessionIdleMinutes * 60_000;
     if (row.disabled || row.expiresAt.getTime() <= now || idleLimit <= now) {
+      this.touched.delete(idHash);
       await this.db.delete(sessions).where(eq(sessions.idHash, idHash));
       return { ok: false };
     }
-    // A short idle limit needs more frequent writes, or a session in use would expire between them.
-    const touchEvery = Math.min(TOUCH_INTERVAL_MS, (this.config.sessionIdleMinutes * 60_000) / 4);
-    if (now - row.lastSeenAt.getTime() > touchEvery) {
-      await this.db
-        .update(sessions)
-        .set({ lastSeenAt: new Date(now) })
-        .where(eq(sessions.idHash, idHash));
-    }
+    if (now - lastSeen > this.touchEvery) this.touch(idHash, now);
     return {
       ok: true,
       idHash,
@@ -85,6 +100,57 @@ export class SessionStore {
           ? { accountId: row.accountId, roleId: row.actingRoleId }
           : null,
     };
+  }
+
+  /** Notes the session as seen; written with the others due within TOUCH_FLUSH_MS, nobody waits for it. */
+  private touch(idHash: string, now: number) {
+    this.touched.set(idHash, now);
+    this.pending.set(idHash, now);
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush().catch(this.onError);
+    }, TOUCH_FLUSH_MS);
+    this.timer.unref();
+  }
+
+  /** Writes the touches due in one statement; one flush at a time. */
+  async flush() {
+    await this.flushing?.catch(() => {});
+    const batch = this.pending;
+    this.pending = new Map();
+    if (batch.size > 0) {
+      const values = sql.join(
+        [...batch].map(([idHash, seen]) => sql`(${idHash}, ${new Date(seen).toISOString()}::timestamptz)`),
+        sql`, `,
+      );
+      this.flushing = this.db
+        .execute(
+          sql`update sessions as s set last_seen_at = v.seen
+              from (values ${values}) as v(id_hash, seen)
+              where s.id_hash = v.id_hash and s.last_seen_at < v.seen`,
+        )
+        .then(
+          () => {},
+          (error: unknown) => {
+            // Not written: the next request of these sessions touches again.
+            for (const idHash of batch.keys()) this.touched.delete(idHash);
+            throw error;
+          },
+        );
+      await this.flushing;
+    }
+    // Written touches stay only while they keep the next ones away.
+    const forgetBefore = Date.now() - this.touchEvery;
+    for (const [idHash, seen] of this.touched) if (seen < forgetBefore) this.touched.delete(idHash);
+  }
+
+  /** Writes what is pending and stops the timer (the app is closing; the database closes after). */
+  async close() {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flush().catch(this.onError);
   }
 
   async end(idHash: string) {
