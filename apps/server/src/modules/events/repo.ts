@@ -15,6 +15,25 @@ export const findEvent = async (db: DbOrTx, id: string) => {
   return row;
 };
 
+/** The event id and the channels it is subscribed to, in one query. */
+export const findEventWithChannels = async (db: DbOrTx, id: string) => {
+  const [row] = await db
+    .select({
+      id: liveEvents.id,
+      userId: liveEvents.userId,
+      cursor: liveEvents.cursor,
+      lastSeenAt: liveEvents.lastSeenAt,
+      channels: sql<
+        string[]
+      >`coalesce(array_agg(${liveSubscriptions.channel}) filter (where ${liveSubscriptions.channel} is not null), '{}')`,
+    })
+    .from(liveEvents)
+    .leftJoin(liveSubscriptions, eq(liveSubscriptions.eventId, liveEvents.id))
+    .where(eq(liveEvents.id, id))
+    .groupBy(liveEvents.id);
+  return row;
+};
+
 export const touchEvent = (db: DbOrTx, id: string) =>
   db.update(liveEvents).set({ lastSeenAt: sql`now()` }).where(eq(liveEvents.id, id));
 

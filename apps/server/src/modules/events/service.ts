@@ -10,6 +10,14 @@ const IDLE_MS = EVENT_IDLE_MINUTES * 60_000;
 /** Changes are kept this long; an event id that has been idle longer has expired anyway. */
 const CHANGE_RETENTION_MS = 2 * IDLE_MS;
 const BATCH = 1000;
+/**
+ * A long-poll marks its event id as seen when it was last marked longer ago than this (well inside the
+ * idle limit, a poll lasting 25 s), so polling is not a write each time.
+ */
+const TOUCH_EVERY_MS = 60_000;
+/** Idle event ids and old changes are removed at most this often per instance, not on every page load. */
+const PRUNE_EVERY_MS = 60_000;
+const lastPruned = new WeakMap<AppContext['db'], number>();
 
 /** Internal channel announcing that an event id's subscriptions changed; no client may subscribe to it. */
 const subscriptionsChannel = (eventId: string) => `internal/events/${eventId}`;
@@ -17,8 +25,12 @@ const subscriptionsChannel = (eventId: string) => `internal/events/${eventId}`;
 const expired = () => new AppError('expired', MSG_EVENT_EXPIRED, { status: 410 });
 
 /** The caller's live event, or 410 when unknown, someone else's, or idle for 5 minutes. */
-const requireEvent = async (ctx: AppContext, actor: Actor, eventId: string) => {
-  const event = await repo.findEvent(ctx.db, eventId);
+const checkEvent = async <T extends { userId: number; lastSeenAt: Date }>(
+  ctx: AppContext,
+  actor: Actor,
+  eventId: string,
+  event: T | undefined,
+) => {
   if (!event || event.userId !== actor.userId) throw expired();
   if (Date.now() - event.lastSeenAt.getTime() > IDLE_MS) {
     await repo.deleteEvent(ctx.db, eventId);
@@ -27,10 +39,22 @@ const requireEvent = async (ctx: AppContext, actor: Actor, eventId: string) => {
   return event;
 };
 
+const requireEvent = async (ctx: AppContext, actor: Actor, eventId: string) =>
+  checkEvent(ctx, actor, eventId, await repo.findEvent(ctx.db, eventId));
+
+/** Removes idle event ids and old changes in the background, once a minute at most; no request waits. */
+const pruneNowAndThen = (ctx: AppContext) => {
+  const now = Date.now();
+  if (now - (lastPruned.get(ctx.db) ?? 0) < PRUNE_EVERY_MS) return;
+  lastPruned.set(ctx.db, now);
+  repo
+    .pruneIdle(ctx.db, new Date(now - IDLE_MS), new Date(now - CHANGE_RETENTION_MS))
+    .catch((error: unknown) => ctx.log.warn({ err: error }, 'removing idle live-update event ids failed'));
+};
+
 export const createEvent = async (options: { ctx: AppContext; actor: Actor }) => {
   const { ctx, actor } = options;
-  const now = Date.now();
-  await repo.pruneIdle(ctx.db, new Date(now - IDLE_MS), new Date(now - CHANGE_RETENTION_MS));
+  pruneNowAndThen(ctx);
   const eventId = randomToken(18);
   await repo.insertEvent(ctx.db, {
     id: eventId,
@@ -109,20 +133,20 @@ export const longPoll = async (options: {
   aborted: AbortSignal;
 }) => {
   const { ctx, actor, eventId } = options;
-  const event = await requireEvent(ctx, actor, eventId);
-  await repo.touchEvent(ctx.db, eventId);
-  const channels = await repo.findSubscriptions(ctx.db, eventId);
+  const event = await checkEvent(ctx, actor, eventId, await repo.findEventWithChannels(ctx.db, eventId));
+  // Written with the cursors, not awaited; the cursor write of an answer with changes marks it too.
+  if (Date.now() - event.lastSeenAt.getTime() > TOUCH_EVERY_MS) ctx.live.cursors.touch(eventId);
   // Loaded now and reused when a change arrives, so delivery to many pollers needs no reads per poller.
   await actor.rights();
   const internal = subscriptionsChannel(eventId);
-  let subscribed = new Set([...channels, internal]);
-  let cursor = Number(event.cursor);
+  let subscribed = new Set([...event.channels, internal]);
+  let cursor = ctx.live.cursors.startOf(eventId, Number(event.cursor));
   const deadline = Date.now() + ctx.config.longPollSeconds * 1000;
   for (;;) {
     let woken = false;
     let wake: (() => void) | undefined;
-    // Listen before reading, so changes read in between are not missed.
-    const stopListening = ctx.live.recent.onLoaded(() => {
+    // Listen before reading, so changes read in between are not missed. Waiting holds no connection.
+    const stopListening = ctx.live.recent.onChange(subscribed, () => {
       woken = true;
       wake?.();
     });
@@ -152,7 +176,8 @@ export const longPoll = async (options: {
       stopListening();
     }
   }
-  await ctx.live.cursors.advance(eventId, cursor);
+  // Nothing to answer: nothing to store either (the stored cursor is behind only by changes not for this poll).
+  ctx.live.cursors.remember(eventId, cursor);
   return [];
 };
 

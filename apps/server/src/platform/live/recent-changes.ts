@@ -10,8 +10,9 @@ const KEEP = 20_000;
 
 /**
  * This instance's copy of the latest changes. A notice from the bus makes it read the new changes from the
- * database once, however many long-pollers wait, and then wake them; each poller filters in memory. The
- * database stays the truth: a poller whose cursor is older than this copy reads the database instead.
+ * database once, however many long-pollers wait, and then wake the pollers of the channels that changed;
+ * each poller filters in memory. The database stays the truth: a poller whose cursor is older than this
+ * copy reads the database instead.
  */
 export class RecentChanges {
   private changes: StoredChange[] = [];
@@ -21,7 +22,12 @@ export class RecentChanges {
   private loading: Promise<void> | undefined;
   private again = false;
   private closed = false;
-  private readonly listeners = new Set<() => void>();
+  /** Waiting pollers by channel, so that a change wakes only those who wait for it. */
+  private readonly listeners = new Map<string, Set<() => void>>();
+  /** Channels of the changes read since the last wake-up. */
+  private changed = new Set<string>();
+  /** The link to the other instances was replaced: anything may have been missed, everybody looks again. */
+  private wakeEveryone = false;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -29,6 +35,7 @@ export class RecentChanges {
     bus: LiveBus,
   ) {
     this.unsubscribe = bus.subscribe((notice) => {
+      if ('reset' in notice) this.wakeEveryone = true;
       // A failed read (a database blip) leaves `highest` where it was; the next notice reads again.
       if ('reset' in notice || notice.id > this.highest) this.load().catch(() => undefined);
     });
@@ -59,6 +66,7 @@ export class RecentChanges {
           .orderBy(asc(liveChanges.id));
         if (rows.length > 0) {
           this.changes.push(...rows.map((r) => ({ ...r, id: Number(r.id) })));
+          for (const row of rows) this.changed.add(row.channel);
           this.highest = Number(rows.at(-1)?.id ?? this.highest);
           if (this.changes.length > KEEP) {
             const dropped = this.changes.splice(0, this.changes.length - KEEP);
@@ -69,9 +77,22 @@ export class RecentChanges {
     })().finally(() => {
       this.loading = undefined;
     });
-    return this.loading.then(() => {
-      for (const listener of this.listeners) listener();
-    });
+    return this.loading.then(() => this.wake());
+  }
+
+  /** Wakes the pollers of the channels read since the last wake-up (all of them after a reset), each once. */
+  private wake() {
+    const everyone = this.wakeEveryone;
+    const channels = this.changed;
+    this.wakeEveryone = false;
+    this.changed = new Set();
+    const woken = new Set<() => void>();
+    const add = (listeners: Set<() => void> | undefined) => {
+      for (const listener of listeners ?? []) woken.add(listener);
+    };
+    if (everyone) for (const listeners of this.listeners.values()) add(listeners);
+    else for (const channel of channels) add(this.listeners.get(channel));
+    for (const listener of woken) listener();
   }
 
   /** Changes after the cursor on these channels, or undefined when this copy does not reach back that far. */
@@ -96,12 +117,34 @@ export class RecentChanges {
     return { changes, highest: Math.max(cursor, this.highest) };
   }
 
-  /** Called after new changes have been read. */
-  onLoaded(listener: () => void) {
-    this.listeners.add(listener);
+  /**
+   * Called after changes on one of these channels have been read (or after the link to the other
+   * instances was replaced). A change costs the pollers of its channels, not every poller.
+   */
+  onChange(channels: Iterable<string>, listener: () => void) {
+    const names = [...channels];
+    for (const channel of names) {
+      let listeners = this.listeners.get(channel);
+      if (!listeners) {
+        listeners = new Set();
+        this.listeners.set(channel, listeners);
+      }
+      listeners.add(listener);
+    }
     return () => {
-      this.listeners.delete(listener);
+      for (const channel of names) {
+        const listeners = this.listeners.get(channel);
+        listeners?.delete(listener);
+        if (listeners?.size === 0) this.listeners.delete(channel);
+      }
     };
+  }
+
+  /** How many pollers wait on how many channels (for tests and benchmarks). */
+  waiting() {
+    const pollers = new Set<() => void>();
+    for (const listeners of this.listeners.values()) for (const listener of listeners) pollers.add(listener);
+    return { pollers: pollers.size, channels: this.listeners.size };
   }
 
   /** Stops listening and waits for a read under way, so nothing touches the database once it is closed. */
