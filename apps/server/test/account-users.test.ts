@@ -78,12 +78,12 @@ describe(`account users, roles and permissions (${testDriver()})`, () => {
     expect(saved.body.results.map((u) => u.roleId).sort()).toEqual(
       [roles.Editor?.id, roles.Viewer?.id].sort(),
     );
-    // Changing the role of someone already in the account, and removing them, is the account's business.
-    const changed = await w.accountManager.client.post<Results<AccountUser[]>>(
+    const changed = await w.siteManager.client.post<Results<AccountUser[]>>(
       `/api/accounts/${w.account.id}/userAccess/${b.id}`,
       { roleId: roles.Logger?.id },
     );
     expect(changed.body.results[0]?.roleId).toBe(roles.Logger?.id);
+    // Removing someone needs only the account's management: revoking access must always work.
     const removed = await w.accountManager.client.request({
       method: 'DELETE',
       url: `/api/accounts/${w.account.id}/userAccess/${b.id}`,

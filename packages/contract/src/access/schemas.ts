@@ -38,9 +38,9 @@ export const userAccessParamsSchema = z.object({
 export const MSG_USER_ALREADY_LINKED = 'This username is already linked to the account';
 export const MSG_USER_UPDATES_COMPLETED = 'User updates completed';
 export const MSG_MANAGER_ROLE_NOT_SELECTABLE = 'Manager roles cannot be given from the access list';
-/** DESIGN.md "Managing people": a manager adds only users they manage; anyone else is invited. */
+/** DESIGN.md "Managing people": a manager gives access only to users they manage; anyone else is invited. */
 export const MSG_ADD_USER_REFUSED =
-  'You can add only users whose every site and account you manage; invite anyone else by email: they join by accepting';
+  'You can give access only to users whose every site and account you manage; invite anyone else by email: they join by accepting';
 
 export const inviteSchema = z.object({
   id: z.number().int(),

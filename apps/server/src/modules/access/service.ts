@@ -82,20 +82,14 @@ export const listAccountUsers = async (options: {
 };
 
 /**
- * Bringing someone into an account is managing them (DESIGN.md "Managing people"): only users the actor
- * may manage are attached; anyone else is invited by email and joins by accepting. A missing user id
- * answers the same 403, so that the answer never tells which ids exist. Changing the role of someone
- * already in the account, or removing them, acts on the account alone and needs only its management.
+ * Giving or changing someone's access is managing them (DESIGN.md "Managing people"): only users the
+ * actor may manage; anyone else is invited by email and joins by accepting. A missing user id answers
+ * the same 403, so that the answer never tells which ids exist. Removing access needs only the
+ * account's management: revoking must always work, and it never reaches the person's other places.
  */
-const requireAttachable = async (
-  ctx: AppContext,
-  actor: Actor,
-  userIds: number[],
-  members: ReadonlySet<number>,
-) => {
-  const newcomers = userIds.filter((id) => !members.has(id));
-  const manageable = await manageableUserIds(ctx.db, actor, newcomers);
-  const refused = newcomers.filter((id) => !manageable.has(id));
+const requireManageable = async (ctx: AppContext, actor: Actor, userIds: number[]) => {
+  const manageable = await manageableUserIds(ctx.db, actor, userIds);
+  const refused = userIds.filter((id) => !manageable.has(id));
   if (refused.length) throw forbidden(`${MSG_ADD_USER_REFUSED} (user ${refused.join(', ')})`);
 };
 
@@ -119,7 +113,7 @@ export const saveAccess = async (options: {
   const current = await repo.findAccess(ctx.db, accountId, userIds);
   if (current.some((row) => row.isManager) && !hasRight(rights, 'site.manage', ancestry))
     throw forbidden(MSG_MANAGER_ROLE_NOT_SELECTABLE);
-  await requireAttachable(ctx, actor, userIds, new Set(current.map((row) => row.userId)));
+  await requireManageable(ctx, actor, userIds);
   await ctx.db.transaction(async (tx) => {
     for (const change of changes) await repo.upsertAccess(tx, { accountId, ...change });
   });
@@ -129,6 +123,7 @@ export const saveAccess = async (options: {
   );
 };
 
+/** Any user's access may be removed by the account's managers (a manager's, by site managers and above). */
 export const removeAccess = async (options: {
   ctx: AppContext;
   actor: Actor;

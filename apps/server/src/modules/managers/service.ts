@@ -58,6 +58,7 @@ const roleByName = async (ctx: AppContext, name: string) => {
   return role;
 };
 
+/** Making someone a manager is managing them: only a user the actor may manage (else 404, as if missing). */
 export const addManager = async (options: {
   ctx: AppContext;
   actor: Actor;
@@ -79,14 +80,12 @@ export const addManager = async (options: {
     );
     if (!role.isManager)
       throw badRequest('This role is not a manager role', { roleId: 'Not a manager role' });
+    await requireUserManagement(ctx.db, actor, userId);
     const current = await repo.findAccountAccess(ctx.db, accountId, userId);
-    // Promoting someone already in the account acts on the account; bringing someone in manages them.
-    if (!current) await requireUserManagement(ctx.db, actor, userId);
     if (current?.isManager) throw conflict(MSG_ALREADY_MANAGER, { username: MSG_ALREADY_MANAGER });
     await upsertAccess(ctx.db, { accountId, userId, roleId });
     await ctx.publish(CHANNELS.userAccess(accountId), [userId]);
   } else {
-    // A grant above account level reaches beyond any account: only for a user the actor manages.
     await requireUserManagement(ctx.db, actor, userId);
     if (await repo.findGrant(ctx.db, userId, type, scopeId))
       throw conflict(MSG_ALREADY_MANAGER, { username: MSG_ALREADY_MANAGER });
