@@ -1,11 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db } from './db/client.ts';
+import type { Jobs } from './jobs/jobs.ts';
 import type { LiveBus } from './live/bus.ts';
 import type { CursorWriter } from './live/cursor-writer.ts';
 import type { Publish } from './live/publish.ts';
 import type { RecentChanges } from './live/recent-changes.ts';
-import type { Mailer } from './mail.ts';
+import type { Mailer, MailOutbox } from './mail.ts';
 
 /** What every module gets: built once at start, shared by all requests. */
 export type AppContext = {
@@ -13,7 +14,12 @@ export type AppContext = {
   database: DatabaseHandle;
   db: Db;
   secretKey: string;
+  /** How mail leaves (SMTP or .eml files); only the mail job calls it. */
   mailer: Mailer;
+  /** Services put their mails here, in the transaction of their change. */
+  mail: MailOutbox;
+  /** Durable jobs (pg-boss): `send` in the change's transaction, `work` to run a queue. */
+  jobs: Jobs;
   log: FastifyBaseLogger;
   /** Live updates between instances. */
   bus: LiveBus;
@@ -21,6 +27,6 @@ export type AppContext = {
   publish: Publish;
   /** This instance's copy of recent changes, and the batched cursor writes of its long-polls. */
   live: { recent: RecentChanges; cursors: CursorWriter };
-  /** Closes the bus and the database. */
+  /** Stops the jobs, closes the bus and the database. */
   close: () => Promise<void>;
 };

@@ -6,12 +6,13 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { randomToken } from './crypto.ts';
 import { openDatabase } from './db/client.ts';
+import { createJobs } from './jobs/jobs.ts';
 import { createInProcessBus, createPostgresBus } from './live/bus.ts';
 import { CursorWriter } from './live/cursor-writer.ts';
 import { createPublisher } from './live/publish.ts';
 import { RecentChanges } from './live/recent-changes.ts';
 import { loggerOptions } from './logging.ts';
-import { createMailer } from './mail.ts';
+import { createMailer, startMailOutbox } from './mail.ts';
 import { removeInterruptedUploads, SHARED_TEMP_IDLE_MS } from './storage.ts';
 
 export type StartedContext = {
@@ -59,17 +60,23 @@ export const createContext = async (
       : createInProcessBus();
   const recent = new RecentChanges(database.db, bus);
   await recent.start();
+  const jobs = await createJobs({ database, log });
+  const mailer = createMailer(config, log);
+  const mail = await startMailOutbox({ db: database.db, jobs, mailer });
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
     secretKey: outcome.secretKey,
-    mailer: createMailer(config, log),
+    mailer,
+    mail,
+    jobs,
     log,
     bus,
     publish: createPublisher(database.db, bus),
     live: { recent, cursors: new CursorWriter(database.db) },
     close: async () => {
+      await jobs.close();
       await recent.close();
       await bus.close();
       await database.close();

@@ -38,8 +38,8 @@ export const listInvites = async (options: {
 export const invitationLink = (publicUrl: string, token: string) => `${publicUrl}/invite/${token}`;
 
 /**
- * Invites people by email in one transaction (an email already invited gets a fresh link and role), then
- * mails each a link to accept, or to register when they have no user yet.
+ * Invites people by email in one transaction (an email already invited gets a fresh link and role), which
+ * also puts in the outbox each one's mail with a link to accept, or to register when they have no user yet.
  */
 export const createInvites = async (options: {
   ctx: AppContext;
@@ -75,15 +75,9 @@ export const createInvites = async (options: {
       });
       out.push({ id, email: invite.email, token });
     }
-    return out;
-  });
-  await ctx.publish(
-    CHANNELS.invites(accountId),
-    sent.map((s) => s.id),
-  );
-  for (const invite of sent) {
-    ctx.mailer
-      .send({
+    await ctx.mail.enqueue(
+      tx,
+      out.map((invite) => ({
         to: invite.email,
         subject: `Invitation to the ${account?.name ?? ''} account`,
         text: [
@@ -94,9 +88,14 @@ export const createInvites = async (options: {
           '',
           `The link expires in ${INVITE_DAYS} days.`,
         ].join('\n'),
-      })
-      .catch((error: unknown) => ctx.log.error({ err: error }, 'invitation mail failed'));
-  }
+      })),
+    );
+    return out;
+  });
+  await ctx.publish(
+    CHANNELS.invites(accountId),
+    sent.map((s) => s.id),
+  );
   const page = await repo.findInvitesPage(ctx.db, accountId, 0, 10_000);
   const ids = new Set(sent.map((s) => s.id));
   return page.rows

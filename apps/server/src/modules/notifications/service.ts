@@ -63,27 +63,30 @@ export const acknowledgeNotification = async (options: {
 
 /**
  * What other areas call to tell a user something: stored, announced on the user's channel, and mailed
- * when the user has email notifications on.
+ * when the user has email notifications on (the mail goes in the outbox in the notification's transaction).
  */
 export const notifyUser = async (
   ctx: AppContext,
   userId: number,
   notification: { type: NotificationType; message: string; link?: string },
 ) => {
-  const row = await repo.insertNotification(ctx.db, { userId, ...notification });
+  const row = await ctx.db.transaction(async (tx) => {
+    const inserted = await repo.insertNotification(tx, { userId, ...notification });
+    const target = await repo.findMailTarget(tx, userId);
+    if (inserted && target?.emailOn && target.email) {
+      const text = renderNotificationText(notification.message);
+      await ctx.mail.enqueue(tx, [
+        {
+          to: target.email,
+          subject: `Media Cloud: ${text.slice(0, 80)}`,
+          text: `Hello ${target.fullname || target.username},\n\n${text}\n${notification.link ? `\n${ctx.config.publicUrl}${notification.link}\n` : ''}`,
+        },
+      ]);
+    }
+    return inserted;
+  });
   if (!row) return;
   await ctx.publish(CHANNELS.userNotifications(userId), [row.id]);
-  const target = await repo.findMailTarget(ctx.db, userId);
-  if (target?.emailOn && target.email) {
-    const text = renderNotificationText(notification.message);
-    ctx.mailer
-      .send({
-        to: target.email,
-        subject: `Media Cloud: ${text.slice(0, 80)}`,
-        text: `Hello ${target.fullname || target.username},\n\n${text}\n${notification.link ? `\n${ctx.config.publicUrl}${notification.link}\n` : ''}`,
-      })
-      .catch((error: unknown) => ctx.log.error({ err: error }, 'notification mail failed'));
-  }
 };
 
 /** Notifies every user with access to an account. */

@@ -127,19 +127,25 @@ export const requestPasswordReset = async (options: { ctx: AppContext; login: st
   const send = async () => {
     const user = await repo.findUserByLogin(ctx.db, options.login);
     if (!user || user.disabled || !user.email) return;
-    const token = await createPasswordToken(ctx.db, user.id, 'just_reset');
-    const link = passwordLink(ctx.config.publicUrl, user.id, token, 'just_reset');
-    await ctx.mailer.send({
-      to: user.email,
-      subject: 'Reset your password',
-      text: [
-        `Hello ${user.fullname || user.username},`,
-        '',
-        'Someone asked to reset the password of your Media Cloud user. To choose a new password, open:',
-        link,
-        '',
-        `The link works once and expires in ${PASSWORD_RESET_TOKEN_MINUTES} minutes. If you did not ask for this, ignore this mail.`,
-      ].join('\n'),
+    const email = user.email;
+    // The token and its mail commit together: no token without its mail, no mail without its token.
+    await ctx.db.transaction(async (tx) => {
+      const token = await createPasswordToken(tx, user.id, 'just_reset');
+      const link = passwordLink(ctx.config.publicUrl, user.id, token, 'just_reset');
+      await ctx.mail.enqueue(tx, [
+        {
+          to: email,
+          subject: 'Reset your password',
+          text: [
+            `Hello ${user.fullname || user.username},`,
+            '',
+            'Someone asked to reset the password of your Media Cloud user. To choose a new password, open:',
+            link,
+            '',
+            `The link works once and expires in ${PASSWORD_RESET_TOKEN_MINUTES} minutes. If you did not ask for this, ignore this mail.`,
+          ].join('\n'),
+        },
+      ]);
     });
   };
   send().catch((error: unknown) => ctx.log.error({ err: error }, 'password reset mail failed'));

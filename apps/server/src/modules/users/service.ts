@@ -119,9 +119,27 @@ export const updateUser = async (options: {
   return (await repo.findUser(ctx.db, id)) as NonNullable<typeof current>;
 };
 
+/** The registration link of an imported user, mailed once the import commits. */
+const registrationMail = (
+  ctx: AppContext,
+  user: { id: number; email: string; fullname: string; username: string },
+  token: string,
+) => ({
+  to: user.email,
+  subject: 'Your Media Cloud user',
+  text: [
+    `Hello ${user.fullname},`,
+    '',
+    `A user named ${user.username} has been created for you. To set your password and complete the registration, open:`,
+    passwordLink(ctx.config.publicUrl, user.id, token, 'registration'),
+    '',
+    `The link works once and expires in ${REGISTRATION_TOKEN_DAYS} days.`,
+  ].join('\n'),
+});
+
 /**
  * Batch creation (the site page's CSV import): every row is checked and answered; the rows that pass are
- * created together in one transaction and mailed a registration link after it commits.
+ * created together in one transaction, which also puts their registration mails in the outbox.
  */
 export const createUsers = async (options: {
   ctx: AppContext;
@@ -186,31 +204,15 @@ export const createUsers = async (options: {
         homeSiteId: options.siteId,
       })),
     );
-    const withTokens = [];
+    const mails = [];
     for (const row of rows)
-      withTokens.push({ ...row, token: await createPasswordToken(tx, row.id, 'registration') });
-    return withTokens;
+      mails.push(registrationMail(ctx, row, await createPasswordToken(tx, row.id, 'registration')));
+    await ctx.mail.enqueue(tx, mails);
+    return rows;
   });
   await ctx.publish(
     CHANNELS.users,
     created.map((row) => row.id),
   );
-  for (const user of created) {
-    const link = passwordLink(ctx.config.publicUrl, user.id, user.token, 'registration');
-    ctx.mailer
-      .send({
-        to: user.email,
-        subject: 'Your Media Cloud user',
-        text: [
-          `Hello ${user.fullname},`,
-          '',
-          `A user named ${user.username} has been created for you. To set your password and complete the registration, open:`,
-          link,
-          '',
-          `The link works once and expires in ${REGISTRATION_TOKEN_DAYS} days.`,
-        ].join('\n'),
-      })
-      .catch((error: unknown) => ctx.log.error({ err: error }, 'registration mail failed'));
-  }
   return answers;
 };
