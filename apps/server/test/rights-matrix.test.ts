@@ -416,6 +416,30 @@ describe(`rights matrix: managing people (${testDriver()})`, () => {
     }
   });
 
+  it('answers routes kept to oneself (or administrators) with 403 alike for existing and missing ids', async () => {
+    const calls = [
+      (c: TestClient, id: number) => c.get(`/api/users/${id}/mfa`),
+      (c: TestClient, id: number) => c.get(`/api/users/${id}/notifications`),
+      (c: TestClient, id: number) => c.post(`/api/users/${id}/mfa/enrol`),
+      (c: TestClient, id: number) =>
+        c.post(`/api/users/${id}/setPassword`, {
+          currentPassword: 'Passw0rd!',
+          newPassword: 'N3w-Passw0rd!',
+        }),
+    ];
+    for (const actor of ['reseller', 'site', 'accountManager', 'user'] as const) {
+      for (const call of calls) {
+        const existing = await call(w.actors[actor].client, w.inScope.id);
+        const missing = await call(w.actors[actor].client, 999_999);
+        expect(existing.status, actor).toBe(403);
+        expect({ status: missing.status, body: missing.body }).toEqual({
+          status: existing.status,
+          body: existing.body,
+        });
+      }
+    }
+  });
+
   it('stops the takeover of item 1: a site manager attaches the administrator, changes the email, resets', async () => {
     const site = w.actors.site.client;
     const [adminBefore] = await t.ctx.db.select().from(users).where(eq(users.id, w.adminId));

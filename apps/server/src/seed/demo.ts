@@ -6,8 +6,8 @@ import {
   ROLE_LOGGER,
   ROLE_VIEWER,
 } from '@media/contract';
-import { count, like } from 'drizzle-orm';
-import { invites } from '../modules/access/tables.ts';
+import { count, eq, like } from 'drizzle-orm';
+import { accountAccess, invites } from '../modules/access/tables.ts';
 import { sessions } from '../modules/auth/tables.ts';
 import {
   extraData,
@@ -145,7 +145,7 @@ export const seedDemo = async (
     await seedDemoMedia(tx, { accounts, dataDir: options.dataDir });
     await seedDemoPublishing(tx, { accounts, siteId: london.id });
 
-    // Open invitations and signed-in sessions (from elsewhere) so those lists have something to show.
+    // Open invitations and sessions opened in the accounts (from elsewhere) so those lists have something to show.
     const editorRole = await findRoleByName(tx, ROLE_EDITOR);
     const viewerRole = await findRoleByName(tx, ROLE_VIEWER);
     for (const [index, account] of accounts.entries()) {
@@ -167,8 +167,9 @@ export const seedDemo = async (
       ]);
     }
     const demoUsers = await tx
-      .select({ id: users.id, username: users.username })
+      .select({ id: users.id, username: users.username, accountId: accountAccess.accountId })
       .from(users)
+      .innerJoin(accountAccess, eq(accountAccess.userId, users.id))
       .where(like(users.email, '%@demo.example'));
     for (const [index, user] of demoUsers.filter((u) => /\.(editor|logger)$/.test(u.username)).entries()) {
       await tx.insert(sessions).values({
@@ -177,6 +178,7 @@ export const seedDemo = async (
         userId: user.id,
         ip: `192.0.2.${10 + index}`,
         userAgent: 'Demo browser',
+        accountId: user.accountId,
         expiresAt: new Date(Date.now() + 7 * 86_400_000),
       });
     }

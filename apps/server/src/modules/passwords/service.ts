@@ -62,9 +62,10 @@ export const setPassword = async (options: {
   const { db, request, userId } = options;
   if ('currentPassword' in request) {
     if (!options.actor) throw unauthenticated(options.unauthenticatedMessage);
+    // Only one's own password, refused before any lookup: the answer never tells that an id exists.
+    if (options.actor.userId !== userId) throw forbidden();
     const user = await repo.findUserForPassword(db, userId);
     if (!user) throw notFound('User');
-    if (options.actor.userId !== userId) throw forbidden();
     if (await isLockedOut(db, user.username, options.ip))
       throw badRequest(MSG_LOGIN_LOCKED, undefined, 'locked');
     if (!(await verifyPassword(user.passwordHash, request.currentPassword))) {
