@@ -6,6 +6,7 @@ import {
   userLockoutKey,
 } from '@media/contract';
 import { and, eq, like } from 'drizzle-orm';
+import { generate, generateSecret } from 'otplib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOGIN_FAILURE_PRUNE_INTERVAL_MS, pruneLoginFailures } from '../src/modules/auth/service.ts';
 import { loginFailures } from '../src/modules/auth/tables.ts';
@@ -21,6 +22,22 @@ import {
   type TestApp,
   testDriver,
 } from './harness.ts';
+
+// Wrong passwords can be made slow to check, to hold attempts in flight at once.
+const argon2 = vi.hoisted(() => ({ entered: 0, wrongDelayMs: 0 }));
+vi.mock('@node-rs/argon2', async (importOriginal) => {
+  const original = await importOriginal<typeof import('@node-rs/argon2')>();
+  return {
+    ...original,
+    verify: async (...args: Parameters<typeof original.verify>) => {
+      argon2.entered += 1;
+      const right = await original.verify(...args);
+      if (!right && argon2.wrongDelayMs)
+        await new Promise((resolve) => setTimeout(resolve, argon2.wrongDelayMs));
+      return right;
+    },
+  };
+});
 
 type LockoutsBody = { results: { kind: string; key: string; failures: number }[]; total: number };
 
@@ -79,6 +96,52 @@ describe(`sign-in lock-out (${testDriver()})`, () => {
     expect(statuses.every((s) => s === 'invalid')).toBe(true);
     const right = await login(t.client(), { username: user.username, password: user.password as string });
     expect(right.body.results.status).toBe('valid');
+  });
+
+  it('counts an attempt before checking it, so guesses sent at once cannot slip past the limit', async () => {
+    const user = await makeUser(t.ctx.db);
+    const address = freshAddress();
+    const before = argon2.entered;
+    argon2.wrongDelayMs = 1500;
+    try {
+      const guesses = Array.from({ length: 10 }, (_, i) =>
+        login(t.client(), { username: user.username, password: `Wrong-${i}` }, address),
+      );
+      // Every guess has passed the lock check and is being checked: none has been answered yet.
+      await eventually(() => argon2.entered - before >= 10);
+      const right = await login(
+        t.client(),
+        { username: user.username, password: user.password as string },
+        address,
+      );
+      expect(right.body.results.status).toBe('locked');
+      const statuses = (await Promise.all(guesses)).map((r) => r.body.results.status);
+      expect(statuses.filter((s) => s === 'invalid')).toHaveLength(LOGIN_MAX_FAILURES_PER_USER - 1);
+    } finally {
+      argon2.wrongDelayMs = 0;
+    }
+  });
+
+  it('does not forget failed second-factor codes when the right password comes without a code', async () => {
+    const secret = generateSecret();
+    const user = await makeUser(t.ctx.db, { mfaSecret: secret });
+    const address = freshAddress();
+    const password = user.password as string;
+    const wrongCode = String((Number(await generate({ secret })) + 1) % 1_000_000).padStart(6, '0');
+    const statuses: string[] = [];
+    for (let i = 0; i < LOGIN_MAX_FAILURES_PER_USER; i++) {
+      if (i > 0) {
+        const withoutCode = await login(t.client(), { username: user.username, password }, address);
+        expect(withoutCode.body.results.status).toBe('invalidmfa');
+      }
+      const response = await login(
+        t.client(),
+        { username: user.username, password, mfaCode: wrongCode },
+        address,
+      );
+      statuses.push(response.body.results.status);
+    }
+    expect(statuses).toEqual([...Array(LOGIN_MAX_FAILURES_PER_USER - 1).fill('invalidmfa'), 'locked']);
   });
 
   it('answers locked to the correct password from the locked address, and opens no session', async () => {

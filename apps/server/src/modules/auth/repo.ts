@@ -58,6 +58,14 @@ export const recordFailure = async (db: DbOrTx, kind: FailureKind, key: string, 
   return row?.failures ?? 1;
 };
 
+/** Takes one counted attempt back (it did not fail). */
+export const takeBackFailure = async (db: DbOrTx, kind: FailureKind, key: string) => {
+  await db
+    .update(loginFailures)
+    .set({ failures: sql`greatest(${loginFailures.failures} - 1, 0)` })
+    .where(and(eq(loginFailures.kind, kind), eq(loginFailures.key, key)));
+};
+
 export const lock = async (db: DbOrTx, kind: FailureKind, key: string, until: Date) => {
   await db
     .update(loginFailures)

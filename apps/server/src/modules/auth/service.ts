@@ -82,23 +82,51 @@ const isLocked = async (db: Db, keys: FailureKeys) =>
     )
   ).length > 0;
 
-/** Counts a failure for the user at the address and for the address; locks whichever passed its limit. */
-const countFailure = async (db: Db, publish: Publish, keys: FailureKeys) => {
+/** An attempt counted before its check: its counts, and whether it is refused as locked. */
+type Reservation = { locked: boolean; userFailures: number; ipFailures: number };
+
+/**
+ * Counts an attempt before its password is checked, so that attempts sent at once cannot all pass the
+ * lock check before any of them is counted; one that did not fail is taken back. An attempt at a locked
+ * key, or beyond a limit, is refused.
+ */
+const reserveAttempt = async (db: Db, keys: FailureKeys): Promise<Reservation> => {
+  if (await isLocked(db, keys)) return { locked: true, userFailures: 0, ipFailures: 0 };
   const windowStart = minutesFromNow(-LOGIN_FAILURE_WINDOW_MINUTES);
-  const lockedUntil = minutesFromNow(LOGIN_LOCK_MINUTES);
   const userFailures = await repo.recordFailure(db, 'user', keys.user, windowStart);
   const ipFailures = await repo.recordFailure(db, 'ip', keys.ip, windowStart);
+  return {
+    locked: userFailures > LOGIN_MAX_FAILURES_PER_USER || ipFailures > LOGIN_MAX_FAILURES_PER_ADDRESS,
+    userFailures,
+    ipFailures,
+  };
+};
+
+/** A failed attempt: locks whichever key reached its limit; answers whether it is now locked. */
+const settleFailure = async (db: Db, publish: Publish, keys: FailureKeys, reservation: Reservation) => {
+  const lockedUntil = minutesFromNow(LOGIN_LOCK_MINUTES);
   let locked = false;
-  if (userFailures >= LOGIN_MAX_FAILURES_PER_USER) {
+  if (reservation.userFailures >= LOGIN_MAX_FAILURES_PER_USER) {
     await repo.lock(db, 'user', keys.user, lockedUntil);
     locked = true;
   }
-  if (ipFailures >= LOGIN_MAX_FAILURES_PER_ADDRESS) {
+  if (reservation.ipFailures >= LOGIN_MAX_FAILURES_PER_ADDRESS) {
     await repo.lock(db, 'ip', keys.ip, lockedUntil);
     locked = true;
   }
   if (locked) await publish(CHANNELS.loginLockouts, [`user:${keys.user}`, `ip:${keys.ip}`]);
   return locked;
+};
+
+/**
+ * An attempt that did not fail: taken back from both counts. On `success` the user's failures at this
+ * address are forgotten; a right password still waiting for its second factor forgets nothing, else
+ * sending it between wrong codes would allow guessing codes without end.
+ */
+const settleNotFailed = async (db: Db, keys: FailureKeys, success: boolean) => {
+  if (success) await repo.clearFailures(db, 'user', keys.user);
+  else await repo.takeBackFailure(db, 'user', keys.user);
+  await repo.takeBackFailure(db, 'ip', keys.ip);
 };
 
 export const login = async (
@@ -108,25 +136,26 @@ export const login = async (
   const user = await repo.findUserForLogin(db, options.username);
   // One key per user however they name themselves (user name or email), so the lock cannot be dodged.
   const keys = failureKeys(user?.username ?? options.username, options.ip);
-  const locked = await isLocked(db, keys);
+  const reservation = await reserveAttempt(db, keys);
   // One password check for every attempt, against a dummy hash when the user has none: how long a refusal
   // takes tells neither whether the user exists, has a password, is disabled nor is locked.
   const passwordOk = await verifyPassword(user?.passwordHash, options.password);
-  if (locked) return failure('locked', MSG_LOGIN_LOCKED);
-  if (!user || !passwordOk || user.disabled) {
-    return (await countFailure(db, options.publish, keys))
+  if (reservation.locked) return failure('locked', MSG_LOGIN_LOCKED);
+  const refuse = async (status: 'invalid' | 'invalidmfa', error: string) =>
+    (await settleFailure(db, options.publish, keys, reservation))
       ? failure('locked', MSG_LOGIN_LOCKED)
-      : failure('invalid', MSG_LOGIN_INVALID);
-  }
+      : failure(status, error);
+  if (!user || !passwordOk || user.disabled) return refuse('invalid', MSG_LOGIN_INVALID);
   if (user.mfaSecret) {
-    if (!options.mfaCode) return failure('invalidmfa', MSG_LOGIN_MFA_REQUIRED);
+    if (!options.mfaCode) {
+      await settleNotFailed(db, keys, false);
+      return failure('invalidmfa', MSG_LOGIN_MFA_REQUIRED);
+    }
     if (!(await verifySecondFactor(db, { id: user.id, mfaSecret: user.mfaSecret }, options.mfaCode))) {
-      return (await countFailure(db, options.publish, keys))
-        ? failure('locked', MSG_LOGIN_LOCKED)
-        : failure('invalidmfa', MSG_LOGIN_MFA_INVALID);
+      return refuse('invalidmfa', MSG_LOGIN_MFA_INVALID);
     }
   }
-  await repo.clearFailures(db, 'user', keys.user);
+  await settleNotFailed(db, keys, true);
   const session = await options.sessions.create(db, user.id, options.ip, options.userAgent);
   return { result: { status: 'valid', error: '' }, session };
 };
@@ -215,14 +244,26 @@ export const liftLockout = async (options: {
 };
 
 /**
- * A wrong current password when changing it counts like a failed sign-in of that user at that address, so
- * a stolen session cannot try passwords without limit; answers whether the user or address is now locked.
+ * A password check other than sign-in (the current password when changing it), under the same lock-out as
+ * signing in as that user from that address, so a stolen session cannot try passwords without limit.
  */
-export const countPasswordFailure = (options: { db: Db; publish: Publish; username: string; ip: string }) =>
-  countFailure(options.db, options.publish, failureKeys(options.username, options.ip));
-
-/** Whether sign-in (and password checks) are locked for this user name at this address, or for the address. */
-export const isLockedOut = (db: Db, username: string, ip: string) => isLocked(db, failureKeys(username, ip));
+export const checkPasswordAttempt = async (options: {
+  db: Db;
+  publish: Publish;
+  username: string;
+  ip: string;
+  check: () => Promise<boolean>;
+}): Promise<'right' | 'wrong' | 'locked'> => {
+  const keys = failureKeys(options.username, options.ip);
+  const reservation = await reserveAttempt(options.db, keys);
+  const right = await options.check();
+  if (reservation.locked) return 'locked';
+  if (right) {
+    await settleNotFailed(options.db, keys, true);
+    return 'right';
+  }
+  return (await settleFailure(options.db, options.publish, keys, reservation)) ? 'locked' : 'wrong';
+};
 
 /** How often failures whose window has passed are forgotten. */
 export const LOGIN_FAILURE_PRUNE_INTERVAL_MS = 5 * 60_000;

@@ -23,7 +23,7 @@ import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound, unauthenticated } from '../../platform/errors.ts';
 import type { Publish } from '../../platform/live/publish.ts';
 import { requireRight } from '../../platform/permissions.ts';
-import { countPasswordFailure, isLockedOut } from '../auth/service.ts';
+import { checkPasswordAttempt } from '../auth/service.ts';
 import * as repo from './repo.ts';
 
 export const getRules = (options: { db: Db }) => repo.findRules(options.db);
@@ -66,18 +66,17 @@ export const setPassword = async (options: {
     if (options.actor.userId !== userId) throw forbidden();
     const user = await repo.findUserForPassword(db, userId);
     if (!user) throw notFound('User');
-    if (await isLockedOut(db, user.username, options.ip))
-      throw badRequest(MSG_LOGIN_LOCKED, undefined, 'locked');
-    if (!(await verifyPassword(user.passwordHash, request.currentPassword))) {
-      const locked = await countPasswordFailure({
-        db,
-        publish: options.publish,
-        username: user.username,
-        ip: options.ip,
-      });
-      if (locked) throw badRequest(MSG_LOGIN_LOCKED, undefined, 'locked');
+    // Counted like a sign-in of this user from this address, locked out alike.
+    const attempt = await checkPasswordAttempt({
+      db,
+      publish: options.publish,
+      username: user.username,
+      ip: options.ip,
+      check: () => verifyPassword(user.passwordHash, request.currentPassword),
+    });
+    if (attempt === 'locked') throw badRequest(MSG_LOGIN_LOCKED, undefined, 'locked');
+    if (attempt === 'wrong')
       throw badRequest(MSG_CURRENT_PASSWORD_WRONG, { currentPassword: MSG_CURRENT_PASSWORD_WRONG });
-    }
     await enforceRules(db, request.newPassword, user.username);
     const passwordHash = await hashPassword(request.newPassword);
     const keep = options.actor.sessionIdHash;
