@@ -139,7 +139,7 @@ const watchDatabase = (ctx: AppContext) => {
       calls = 0;
       busy = 0;
     },
-    report: (seconds: number) => {
+    report: (seconds: number, served: number) => {
       console.log(
         `\ndatabase: ${(calls / seconds).toFixed(0)} calls/s, mean ${ms(busy / Math.max(1, calls))} ms per call (waiting for the connection included)`,
       );
@@ -148,10 +148,15 @@ const watchDatabase = (ctx: AppContext) => {
         console.log(
           `  ${String(entry.count).padStart(7)}× ${ms(entry.ms / entry.count).padStart(6)} ms  ${statement}`,
         );
-      const touches = [...statements]
-        .filter(([s]) => /^update "sessions" set "last_seen_at"/.test(s))
-        .reduce((n, [, e]) => n + e.count, 0);
-      console.log(`  lastSeenAt writes: ${touches}`);
+      const count = (pattern: RegExp) =>
+        [...statements].filter(([s]) => pattern.test(s)).reduce((n, [, e]) => n + e.count, 0);
+      const writes = count(/^\s*(update|insert|delete)/i);
+      console.log(
+        `  per request served (${served}): ${(calls / Math.max(1, served)).toFixed(2)} statements, ${(writes / Math.max(1, served)).toFixed(2)} writes`,
+      );
+      console.log(
+        `  writes: ${writes}; of them lastSeenAt of sessions: ${count(/^update "?sessions"?\b.*last_seen_at/)}, live_events: ${count(/^update "?live_events"?/)}`,
+      );
     },
   };
 };
@@ -283,7 +288,7 @@ const runOn = (driver: 'pglite' | 'postgres') =>
     clearInterval(changer);
     const timings = requests.done();
     const sessionTimes = [...requests.sessions()];
-    database.report(DURATION_S);
+    database.report(DURATION_S, timings.length);
     const polled = await new Promise<PollersResult>((resolve) => {
       pollers.once('message', (message) => resolve(message as PollersResult));
       pollers.postMessage('stop');

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../src/modules/auth/tables.ts';
-import { liveEvents } from '../src/modules/events/tables.ts';
+import { liveChanges, liveEvents } from '../src/modules/events/tables.ts';
 import { users } from '../src/modules/users/tables.ts';
 import type { AppContext } from '../src/platform/context.ts';
 import { makeUser } from '../src/seed/factories.ts';
@@ -151,18 +151,28 @@ describe(`cost of a request: queries, writes, long-polls (${testDriver()})`, () 
   it('polls without writing: an event id is marked as in use at most once a minute, off the poll', async () => {
     const { client } = await signedIn();
     const eventId = await openPage(client, ['cloud/roles']);
-    // The first poll after a subscribe reads the channels again; one change ends it.
-    const first = client.get<{ results: unknown[] }>(`/api/events/${eventId}/longpoll`);
-    await eventually(() => t.ctx.live.recent.waiting().pollers === 1 || undefined);
-    await t.ctx.publish('cloud/roles', [1]);
-    expect((await first).body.results).toHaveLength(1);
+    // Once this instance has read the subscribe's announcement (on PostgreSQL that read may come later).
+    const [newest] = await t.ctx.db.select({ id: sql<number>`max(${liveChanges.id})` }).from(liveChanges);
+    await eventually(() => t.ctx.live.recent.highestRead() >= Number(newest?.id) || undefined);
+    const liveReads = (statements: string[]) =>
+      statements.filter((s) => /from "live_(events|subscriptions)"/.test(s));
+    // A poll answering a change: the event id with its channels in one query (the subscribe just before
+    // needs no second look), and the cursor written.
+    const first = await watch.during(async () => {
+      const poll = client.get<{ results: unknown[] }>(`/api/events/${eventId}/longpoll`);
+      await eventually(() => t.ctx.live.recent.waiting().pollers === 1 || undefined);
+      await t.ctx.publish('cloud/roles', [1]);
+      expect((await poll).body.results).toHaveLength(1);
+    });
+    expect(liveReads(first)).toHaveLength(1);
+    expect(eventWrites(first)).toHaveLength(1);
+    // A poll that times out writes nothing.
     const statements = await watch.during(async () => {
       const poll = await client.get<{ results: unknown[] }>(`/api/events/${eventId}/longpoll`);
       expect(poll.body.results).toEqual([]);
     });
     expect(eventWrites(statements)).toEqual([]);
-    // The event id with its channels in one query; no other reads of the live-update tables.
-    expect(statements.filter((s) => /from "live_(events|subscriptions)"/.test(s))).toHaveLength(1);
+    expect(liveReads(statements)).toHaveLength(1);
 
     // Marked long enough ago: the poll marks it again, while it waits.
     const markedAt = Date.now() - 2 * 60_000;

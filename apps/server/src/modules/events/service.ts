@@ -94,7 +94,7 @@ const pendingUpdates = async (
   actor: Actor,
   cursor: number,
   subscribed: ReadonlySet<string>,
-  internalChannel: string,
+  internal: { channel: string; knownUpTo: number },
 ) => {
   const fromMemory = ctx.live.recent.since(cursor, subscribed);
   const changes = fromMemory
@@ -105,8 +105,9 @@ const pendingUpdates = async (
   const updates: LiveUpdate[] = [];
   let subscriptionsChanged = false;
   for (const change of changes) {
-    if (change.channel === internalChannel) {
-      subscriptionsChanged = true;
+    if (change.channel === internal.channel) {
+      // Announced before the channels were read: they are in them already.
+      if (change.id > internal.knownUpTo) subscriptionsChanged = true;
       continue;
     }
     if (!readable.has(change.channel))
@@ -133,6 +134,8 @@ export const longPoll = async (options: {
   aborted: AbortSignal;
 }) => {
   const { ctx, actor, eventId } = options;
+  // Every change this instance has read was committed before the channels are read below.
+  let channelsKnownUpTo = ctx.live.recent.highestRead();
   const event = await checkEvent(ctx, actor, eventId, await repo.findEventWithChannels(ctx.db, eventId));
   // Written with the cursors, not awaited; the cursor write of an answer with changes marks it too.
   if (Date.now() - event.lastSeenAt.getTime() > TOUCH_EVERY_MS) ctx.live.cursors.touch(eventId);
@@ -151,9 +154,13 @@ export const longPoll = async (options: {
       wake?.();
     });
     try {
-      const pending = await pendingUpdates(ctx, actor, cursor, subscribed, internal);
+      const pending = await pendingUpdates(ctx, actor, cursor, subscribed, {
+        channel: internal,
+        knownUpTo: channelsKnownUpTo,
+      });
       if (pending.subscriptionsChanged) {
         // Channels were added while this poll waited: look again from the same cursor with all of them.
+        channelsKnownUpTo = ctx.live.recent.highestRead();
         const reloaded = new Set([...(await repo.findSubscriptions(ctx.db, eventId)), internal]);
         const added = [...reloaded].some((channel) => !subscribed.has(channel));
         subscribed = reloaded;

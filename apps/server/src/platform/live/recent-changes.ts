@@ -95,6 +95,11 @@ export class RecentChanges {
     for (const listener of woken) listener();
   }
 
+  /** The newest change this copy has read: it and every older one were committed before now. */
+  highestRead() {
+    return this.highest;
+  }
+
   /** Changes after the cursor on these channels, or undefined when this copy does not reach back that far. */
   since(
     cursor: number,
