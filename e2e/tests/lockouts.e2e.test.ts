@@ -4,21 +4,20 @@ import { E2E_ADMIN_PASSWORD, newPage, screenshot, signIn, useServerAndBrowser } 
 
 const LOCKED_USERS = 12;
 
-/** Locks user names by failing their sign-in 5 times, each from its own (forwarded) address. */
+/** The address user `n` fails from; a user is locked at one address (the lock-out key names both). */
+const addressOf = (user: number) => `10.77.0.${user + 1}`;
+const lockKey = (user: number) => `user:locked-${String(user).padStart(2, '0')} from ${addressOf(user)}`;
+
+/** Locks user names by failing their sign-in 5 times, each user from its own (forwarded) address. */
 const lockUsers = async (request: APIRequestContext, baseUrl: string) => {
   await request.get(`${baseUrl}/api/passwordRules`);
   const state = await request.storageState();
   const token = state.cookies.find((c) => c.name === 'csrftoken')?.value ?? '';
-  let address = 0;
   for (let user = 0; user < LOCKED_USERS; user++) {
     for (let attempt = 0; attempt < 5; attempt++) {
-      address += 1;
       await request.post(`${baseUrl}/api/login`, {
         data: { username: `locked-${String(user).padStart(2, '0')}`, password: 'wrong' },
-        headers: {
-          'X-CSRFToken': token,
-          'X-Forwarded-For': `10.77.${Math.floor(address / 250)}.${address % 250}`,
-        },
+        headers: { 'X-CSRFToken': token, 'X-Forwarded-For': addressOf(user) },
       });
     }
   }
@@ -46,7 +45,7 @@ describe('sign-in lock-outs page (DataTable)', () => {
     await page.keyboard.press('Enter');
     await expect.poll(sortOf).toBe('descending');
     const firstKey = () => page.locator('tbody tr[data-row-id]').first().getAttribute('data-row-id');
-    await expect.poll(firstKey).toBe('user:locked-11');
+    await expect.poll(firstKey).toBe(lockKey(11));
 
     // Page size 10 and the next page.
     await page.getByLabel('Items per page').selectOption('10');
@@ -63,9 +62,9 @@ describe('sign-in lock-outs page (DataTable)', () => {
     await page.keyboard.press('Space');
     await expect.poll(() => page.locator('tbody input[type=checkbox]:checked').count()).toBe(10);
     expect(await selectAll.isChecked()).toBe(true);
-    await page.getByLabel('Select row user:locked-11').click();
+    await page.getByLabel(`Select row ${lockKey(11)}`).click();
     expect(await selectAll.isChecked()).toBe(false);
-    await page.getByLabel('Select row user:locked-11').click();
+    await page.getByLabel(`Select row ${lockKey(11)}`).click();
     expect(await selectAll.isChecked()).toBe(true);
 
     // The optional-columns menu hides a column and closes itself.
@@ -95,7 +94,7 @@ describe('sign-in lock-outs page (DataTable)', () => {
     await expect.poll(() => page.getByTestId('alert-count-success').textContent()).toBe('1');
 
     // The same alert again merges into the one toast with a count.
-    for (const key of ['user:locked-01', 'user:locked-00']) {
+    for (const key of [lockKey(1), lockKey(0)]) {
       await page.getByLabel(`Select row ${key}`).click();
       await page.getByRole('button', { name: 'Lift selected' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Lift' }).click();
@@ -125,10 +124,10 @@ describe('sign-in lock-outs page (DataTable)', () => {
     for (let attempt = 0; attempt < 5; attempt++) {
       await b.context.request.post(`${setup.server.url}/api/login`, {
         data: { username: 'live-update-user', password: 'wrong' },
-        headers: { 'X-CSRFToken': token, 'X-Forwarded-For': `10.88.0.${attempt}` },
+        headers: { 'X-CSRFToken': token, 'X-Forwarded-For': '10.88.0.1' },
       });
     }
-    await a.page.getByText('live-update-user').waitFor({ timeout: 10_000 });
+    await a.page.getByText('live-update-user from 10.88.0.1').waitFor({ timeout: 10_000 });
     await screenshot(a.page, 'lockouts-live-update');
     await a.context.close();
     await b.context.close();
