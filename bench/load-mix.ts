@@ -1,5 +1,7 @@
 import diagnostics from 'node:diagnostics_channel';
+import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -18,7 +20,8 @@ import { quantile, withBenchServer } from './server-bench.ts';
  * server spends before the route handler (session, anti-forgery, rate limit, parsing), in the handler and
  * after it, the event loop's delay, and which statements the database ran, so the gap has a name.
  * BENCH_POLLERS (200), BENCH_LIST_CONNECTIONS (50), BENCH_DURATION (20 s), BENCH_CHANGE_MS (1000).
- * For a profile: NODE_OPTIONS=--cpu-prof npm run bench -- load-mix (the server runs in this process).
+ * BENCH_PROFILE=<file.cpuprofile> writes a CPU profile of the server's thread during the measurement only
+ * (open it in Chrome DevTools or speedscope).
  */
 const POLLERS = Number(process.env.BENCH_POLLERS ?? 200);
 const LIST_CONNECTIONS = Number(process.env.BENCH_LIST_CONNECTIONS ?? 50);
@@ -270,6 +273,12 @@ const runOn = (driver: 'pglite' | 'postgres') =>
     database.reset();
     pollers.postMessage('measure');
     loop.enable();
+    const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
     const busyBefore = performance.eventLoopUtilization();
     const lists = await autocannon({
       url: base,
@@ -284,6 +293,11 @@ const runOn = (driver: 'pglite' | 'postgres') =>
       ],
     });
     loop.disable();
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      fs.writeFileSync(process.env.BENCH_PROFILE as string, JSON.stringify(profile));
+      profiler.disconnect();
+    }
     const busy = performance.eventLoopUtilization(busyBefore);
     clearInterval(changer);
     const timings = requests.done();
