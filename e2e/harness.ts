@@ -128,6 +128,21 @@ export const choose = async (page: Page, field: ReturnType<Page['getByLabel']>, 
   await page.getByRole('option', { name: option, exact: true }).click();
 };
 
+/**
+ * Records the Content-Security-Policy violations of a page and its frames: the browser reports each as a
+ * `securitypolicyviolation` event (even a refused eval probe caught by the script), written to the console
+ * here so that it reaches the test. Call before the page's first navigation.
+ */
+export const watchCspViolations = async (page: Page) => {
+  const violations: string[] = [];
+  await page.addInitScript(`document.addEventListener('securitypolicyviolation', (event) =>
+    console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI + ' at ' + event.sourceFile + ':' + event.lineNumber + ' on ' + location.pathname));`);
+  page.on('console', (message) => {
+    if (/CSP violation|Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  return () => violations;
+};
+
 /** Signs in through the sign-in page. */
 export const signIn = async (page: Page, baseUrl: string, username: string, password: string) => {
   await page.goto(`${baseUrl}/login`);

@@ -13,7 +13,14 @@ import {
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { csrf } from '../api.ts';
-import { E2E_ADMIN_PASSWORD, newPage, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
+import {
+  E2E_ADMIN_PASSWORD,
+  newPage,
+  screenshot,
+  signIn,
+  useServerAndBrowser,
+  watchCspViolations,
+} from '../harness.ts';
 
 const ACCOUNT = 'evening-news';
 const FOLDER = `/${ACCOUNT}/News/Today`;
@@ -75,6 +82,7 @@ describe('player', () => {
 
   it('plays a media in the embedded player, marks in and out, and the clipping it answers saves a clip', async () => {
     const { context, page } = await newPage(setup.browser);
+    const cspViolations = await watchCspViolations(page);
     const base = setup.server.url;
     await signIn(page, base, 'admin', E2E_ADMIN_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
@@ -151,6 +159,8 @@ describe('player', () => {
     const clip = after.children.find((node) => node.name === name);
     expect(clip).toMatchObject({ type: 'edl' });
     expect(clip?.thumbId).not.toBeNull();
+    // The page, the framed player page and the playing video all keep to the Content-Security-Policy.
+    expect(cspViolations()).toEqual([]);
     await context.close();
   });
 

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { E2E_ADMIN_PASSWORD, newPage, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
+import {
+  E2E_ADMIN_PASSWORD,
+  newPage,
+  screenshot,
+  signIn,
+  useServerAndBrowser,
+  watchCspViolations,
+} from '../harness.ts';
 
 describe('sign-in page', () => {
   const setup = useServerAndBrowser();
 
-  it('signs admin in through the page and shows the shell', async () => {
+  it('signs admin in through the page and shows the shell, with no Content-Security-Policy violation', async () => {
     const { context, page } = await newPage(setup.browser);
+    const cspViolations = await watchCspViolations(page);
     await page.goto(`${setup.server.url}/`);
     await page.waitForURL(/\/login\?next=/);
     await page.getByLabel('Username').waitFor();
@@ -26,6 +34,7 @@ describe('sign-in page', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.waitForTimeout(300);
     await screenshot(page, 'shell-dark');
+    expect(cspViolations()).toEqual([]);
     await context.close();
   });
 

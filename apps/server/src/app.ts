@@ -44,6 +44,7 @@ import { unauthenticated } from './platform/errors.ts';
 import { CsrfGuard } from './platform/http/csrf.ts';
 import { registerErrorHandler } from './platform/http/error-handler.ts';
 import { registerInputGuards } from './platform/http/input-guards.ts';
+import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { registerWebApp } from './platform/http/web-app.ts';
 import { loadRights } from './platform/permissions.ts';
 
@@ -94,6 +95,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
   // Pending session activity is written before the database closes (ctx.close runs after app.close).
   app.addHook('onClose', () => services.sessions.close());
   await app.register(fastifyCookie);
+  await registerSecurityHeaders(app, config);
   await app.register(fastifySwagger, {
     openapi: {
       info: {
@@ -155,12 +157,6 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
     // The agent's calls carry a bearer token and never a cookie, so there is nothing to forge.
     if (request.url.startsWith('/api/') && !request.url.startsWith(AGENT_PATH_PREFIX))
       services.csrf.check(request, request.actor?.sessionIdHash);
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    // Same origin, not DENY: the floating player frames the embedded video player page (spec3 §2).
-    reply.header('x-frame-options', 'SAMEORIGIN');
-    reply.header('referrer-policy', 'same-origin');
   });
 
   app.get(

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/platform/errors.ts';
@@ -143,6 +144,70 @@ describe(`HTTP conventions (${testDriver()})`, () => {
     );
     const page = await t.client().get('/api/docs/');
     expect(page.status).toBe(200);
+  });
+});
+
+describe(`security headers (${testDriver()})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ TRUST_PROXY: '1' });
+  });
+  afterAll(() => t.close());
+
+  /** The directives of a Content-Security-Policy header, by name. */
+  const directives = (header: unknown) =>
+    new Map(
+      String(header)
+        .split(';')
+        .map((part) => part.trim().split(/\s+/))
+        .filter((words) => words[0])
+        .map(([name, ...values]) => [name as string, values]),
+    );
+
+  it("sends a Content-Security-Policy on pages and API answers, letting only the page's own inline script run", async () => {
+    const page = await t.client().get<string>('/accounts/1/reactvideoplayer');
+    expect(page.status).toBe(200);
+    const csp = directives(page.headers['content-security-policy']);
+    expect(csp.get('default-src')).toEqual(["'self'"]);
+    expect(csp.get('frame-ancestors')).toEqual(["'self'"]);
+    expect(csp.get('object-src')).toEqual(["'none'"]);
+    const inline = /<script>(.*?)<\/script>/.exec(page.body)?.[1] as string;
+    expect(inline).toContain('window.__APP_SETTINGS__=');
+    const hash = `'sha256-${createHash('sha256').update(inline).digest('base64')}'`;
+    expect(csp.get('script-src')).toEqual(["'self'", hash]);
+    expect(csp.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
+
+    for (const url of ['/api/passwordRules', '/api/me', '/config/apiVersions.json', '/api/docs/']) {
+      const answer = await t.client().get(url);
+      expect(answer.headers['content-security-policy'], url).toBeTruthy();
+      expect(answer.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(answer.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+      expect(answer.headers['referrer-policy'], url).toBe('same-origin');
+    }
+  });
+
+  it('sends HSTS only on answers that went over HTTPS (X-Forwarded-Proto with TRUST_PROXY)', async () => {
+    const plain = await t.client().get('/api/passwordRules');
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    const secure = await t.client().get('/api/passwordRules', { 'x-forwarded-proto': 'https' });
+    expect(secure.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    const page = await t.client().get('/login', { 'x-forwarded-proto': 'https' });
+    expect(page.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+  });
+});
+
+describe(`HSTS without a trusted proxy (${testDriver()})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('ignores X-Forwarded-Proto from anyone when TRUST_PROXY is off', async () => {
+    const answer = await t.client().get('/api/passwordRules', { 'x-forwarded-proto': 'https' });
+    expect(answer.headers['strict-transport-security']).toBeUndefined();
+    expect(answer.headers['content-security-policy']).toBeTruthy();
   });
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -7,12 +8,28 @@ import type { Config } from '../config.ts';
 
 const escapeForScript = (json: string) => json.replace(/</g, '\\u003c');
 
+/** What the page learns from the configuration (DESIGN "Anti-forgery"). */
+const appSettingsOf = (config: Config): AppSettings => ({
+  csrfCookieName: config.csrfCookieName,
+  csrfHeaderName: config.csrfHeaderName,
+});
+
+const settingsScript = (settings: AppSettings) =>
+  `window.__APP_SETTINGS__=${escapeForScript(JSON.stringify(settings))};`;
+
+/**
+ * The Content-Security-Policy source that lets the page's one inline script (the settings) run, and no
+ * other: its hash. The script only changes with the configuration, so a hash serves where a nonce would
+ * have to be made per answer.
+ */
+export const settingsScriptSource = (config: Config) =>
+  `'sha256-${createHash('sha256')
+    .update(settingsScript(appSettingsOf(config)))
+    .digest('base64')}'`;
+
 /** index.html with `window.__APP_SETTINGS__` injected, so configuration reaches the page without a call. */
 export const renderIndexHtml = (html: string, settings: AppSettings) =>
-  html.replace(
-    '</head>',
-    `<script>window.__APP_SETTINGS__=${escapeForScript(JSON.stringify(settings))};</script></head>`,
-  );
+  html.replace('</head>', `<script>${settingsScript(settings)}</script></head>`);
 
 const NO_WEB_BUILD = `<!doctype html><html><head><title>Media Cloud</title></head><body>
 <p>The web app has not been built. Run <code>npm run build</code> (npm start does this for you).</p></body></html>`;
@@ -25,10 +42,7 @@ export const registerWebApp = async (
 ) => {
   const indexFile = path.join(config.webDist, 'index.html');
   const hasBuild = fs.existsSync(indexFile);
-  const settings: AppSettings = {
-    csrfCookieName: config.csrfCookieName,
-    csrfHeaderName: config.csrfHeaderName,
-  };
+  const settings = appSettingsOf(config);
   const page = hasBuild
     ? renderIndexHtml(fs.readFileSync(indexFile, 'utf8'), settings)
     : renderIndexHtml(NO_WEB_BUILD, settings);
