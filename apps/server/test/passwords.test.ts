@@ -217,7 +217,7 @@ describe(`set password with the current password (${testDriver()})`, () => {
     expect(await loginStatus(t, user.username, user.password as string)).toBe('valid');
   });
 
-  it("answers 403 for someone else's id, 404 for an unknown id and 401 signed out, changing nothing", async () => {
+  it("answers 403 for someone else's id and an unknown one alike, and 401 signed out, changing nothing", async () => {
     const user = await makeUser(t.ctx.db);
     const other = await makeUser(t.ctx.db);
     const client = await t.client().signIn(user.username, user.password as string);
@@ -243,8 +243,9 @@ describe(`set password with the current password (${testDriver()})`, () => {
       currentPassword: user.password,
       newPassword: NEW_PASSWORD,
     });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.error.code).toBe('not_found');
+    // An unknown id answers like someone else's: the answer never tells that an id exists.
+    expect(unknown.status).toBe(403);
+    expect(unknown.body.error.code).toBe('forbidden');
 
     const anonymous = await setPassword(t.client(), user.id, {
       currentPassword: user.password,
