@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { apiGet, csrf } from '../api.ts';
 import {
   E2E_ADMIN_PASSWORD,
   newPage,
@@ -74,7 +75,9 @@ describe('account users, invites, sessions, managers and the users CSV import', 
 
   it('adds a user and an invite to an account, then removes them', async () => {
     const { context, page } = await newPage(setup.browser);
-    await signedIn(page, setup.server.url, 'evening-news.manager');
+    // The site manager manages the users of both accounts of the site, so may add one to the other (an
+    // account manager adds only users they manage entirely, and invites anyone else).
+    await signedIn(page, setup.server.url, 'london.manager');
     await page.goto(`${setup.server.url}/accounts/evening-news/users`);
     await page.getByRole('tab', { name: 'Access' }).waitFor();
     await page
@@ -128,6 +131,19 @@ describe('account users, invites, sessions, managers and the users CSV import', 
   it("disconnects a second browser's session, whose re-login dialog shows the message", async () => {
     const victim = await newPage(setup.browser);
     await signedIn(victim.page, setup.server.url, 'evening-news.logger');
+    // The list shows the sessions opened in the account: the victim's session enters it.
+    const account = await apiGet<{ id: number }>(
+      victim.context,
+      `${setup.server.url}/api/accounts/byName/evening-news`,
+    );
+    const entered = await victim.context.request.post(
+      `${setup.server.url}/api/accounts/${account.id}/launch`,
+      {
+        data: {},
+        headers: await csrf(victim.context),
+      },
+    );
+    expect(entered.status()).toBe(200);
     const manager = await newPage(setup.browser);
     await signedIn(manager.page, setup.server.url, 'evening-news.manager');
     await manager.page.goto(`${setup.server.url}/accounts/evening-news/users`);
