@@ -7,9 +7,10 @@ const SECRET_QUERY_NAMES =
 
 /**
  * Path segments that are secrets themselves: the invitation token of the API and of the invitation link
- * page. (Reset tokens travel in the query, agent tokens in the Authorization header.)
+ * page, however the path is spelled (a mistyped one still carries the token). Reset tokens travel in the
+ * query, agent tokens in the Authorization header.
  */
-const SECRET_PATH_SEGMENTS = [/^(\/api\/invitations\/)[^/?#]+/, /^(\/invite\/)[^/?#]+/];
+const SECRET_PATH_SEGMENTS = [/^(\/+api\/+invitations\/+)[^/?#]+/i, /^(\/+invite\/+)[^/?#]+/i];
 
 const REDACTED = '[redacted]';
 
