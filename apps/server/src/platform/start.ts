@@ -60,7 +60,7 @@ export const createContext = async (
       : createInProcessBus();
   const recent = new RecentChanges(database.db, bus);
   await recent.start();
-  const jobs = await createJobs({ database, log });
+  const jobs = await createJobs({ database, url: config.databaseUrl, log });
   const mailer = createMailer(config, log);
   const mail = await startMailOutbox({ db: database.db, jobs, mailer });
   const ctx: AppContext = {

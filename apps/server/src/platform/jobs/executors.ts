@@ -1,30 +1,46 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
 import type PgBoss from 'pg-boss';
 import type { DatabaseHandle, DbOrTx } from '../db/client.ts';
 
 type Rows = { rows: unknown[] };
 
 /**
- * pg-boss runs its own statements through `executeSql(text, values)`. On PostgreSQL that is our pool (no
- * second pool per instance). On PGlite it is the one in-process client: statements with values go through
- * `query` (one statement, bound parameters), pg-boss's scripts without values (its schema, its migrations,
- * its locked maintenance blocks) through `exec`, which runs several statements. Both queue behind an open
- * transaction on the one connection, as every other query does.
+ * Where pg-boss runs its own statements (`executeSql(text, values)`). On PostgreSQL: a small pool of its
+ * own, so that polling and job bookkeeping never wait for (or hold) a connection of the requests, with the
+ * same care for lost connections as the main pool. On PGlite: the one in-process client; statements with
+ * values go through `query` (one statement, bound parameters), pg-boss's scripts without values (its
+ * schema, its migrations, its locked maintenance blocks) through `exec`, which runs several statements;
+ * either waits behind an open transaction on the one connection, as every other query does.
  */
-export const databaseExecutor = (database: DatabaseHandle): PgBoss.Db => {
-  if (database.pool) {
-    const pool = database.pool;
-    return { executeSql: async (text, values) => pool.query(text, values) };
+export const bossExecutor = (
+  database: DatabaseHandle,
+  options: { url: string | undefined; log: FastifyBaseLogger },
+): { executor: PgBoss.Db; close: () => Promise<void> } => {
+  if (database.driver === 'postgres' && options.url) {
+    const pool = new pg.Pool({ connectionString: options.url, max: 3, application_name: 'media-jobs' });
+    const connectionLost = (error: Error) =>
+      options.log.warn({ err: error }, 'a job queue connection was lost; the pool replaces it');
+    pool.on('error', connectionLost);
+    pool.on('connect', (client) => client.on('error', connectionLost));
+    return {
+      executor: { executeSql: async (text, values) => pool.query(text, values) },
+      close: () => pool.end(),
+    };
   }
   // drizzle's `$client` is the PGlite instance the database was opened with.
   const client = (database.db as unknown as { $client: PGlite }).$client;
   return {
-    executeSql: async (text, values) => {
-      if (values?.length) return client.query(text, values);
-      const results = await client.exec(text);
-      return results.at(-1) ?? { rows: [] };
+    executor: {
+      executeSql: async (text, values) => {
+        if (values?.length) return client.query(text, values);
+        const results = await client.exec(text);
+        return results.at(-1) ?? { rows: [] };
+      },
     },
+    close: async () => {},
   };
 };
 

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { DatabaseHandle, DbOrTx } from '../db/client.ts';
-import { databaseExecutor, trackStatements, transactionExecutor } from './executors.ts';
+import { bossExecutor, trackStatements, transactionExecutor } from './executors.ts';
 import type { JobHandler, JobQueue } from './queues.ts';
 import { QueueWorker } from './worker.ts';
 
@@ -23,10 +23,17 @@ export type Jobs = {
   close: () => Promise<void>;
 };
 
-/** New jobs of another instance, and retries whose wait is over, are found by polling. */
-const POLL_INTERVAL_MS = 1000;
-/** pg-boss's maintenance: jobs whose worker died are retried once their time is over; old jobs archived. */
-const MAINTENANCE_SECONDS = 30;
+/**
+ * How often a worker looks for jobs when nothing wakes it. On PostgreSQL other instances send jobs, so
+ * every second. On PGlite this process is the only sender (its sends wake the worker, which also sleeps
+ * exactly until the next retry is due): a rare look is only a safety net, and the one connection stays free.
+ */
+const POLL_INTERVAL_MS = { postgres: 1000, pglite: 10 * 60_000 };
+/**
+ * pg-boss's maintenance: jobs whose worker died are retried once their time is over (PostgreSQL; on PGlite
+ * a start does it at once), finished jobs archived and, after days, deleted.
+ */
+const MAINTENANCE_SECONDS = { postgres: 30, pglite: 10 * 60 };
 /** pg-boss takes a job for lost this long after its time limit (its own worker aborts it at the limit). */
 const EXPIRY_MARGIN_SECONDS = 15;
 const STOP_GRACE_MS = 5000;
@@ -34,18 +41,21 @@ const BOSS_SCHEMA = 'pgboss';
 
 export const createJobs = async (options: {
   database: DatabaseHandle;
+  /** The database's URL on PostgreSQL: pg-boss gets a small pool of its own. */
+  url: string | undefined;
   log: FastifyBaseLogger;
-  pollIntervalMs?: number;
 }): Promise<Jobs> => {
   const { database, log } = options;
-  const statements = trackStatements(databaseExecutor(database));
+  const driver = database.driver;
+  const connection = bossExecutor(database, { url: options.url, log });
+  const statements = trackStatements(connection.executor);
   const boss = new PgBoss({
     db: statements.executor,
     schema: BOSS_SCHEMA,
     // pg-boss creates its schema on the first start and migrates it forward on later ones.
     migrate: true,
     supervise: true,
-    maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
+    maintenanceIntervalSeconds: MAINTENANCE_SECONDS[driver],
     // No cron schedules yet; they would add a polling worker and two timers to every instance.
     schedule: false,
   });
@@ -53,8 +63,17 @@ export const createJobs = async (options: {
   boss.on('error', (error) => {
     if (!closing) log.warn({ err: error }, 'job queue maintenance failed');
   });
-  await boss.start();
   const workers = new Map<string, QueueWorker<object>>();
+  // Maintenance may have put expired jobs back in line.
+  boss.on('maintenance', () => {
+    for (const worker of workers.values()) worker.wake();
+  });
+  try {
+    await boss.start();
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
 
   /**
    * One process owns a PGlite data directory (DESIGN "Persistence and faults"), so a job still active at
@@ -62,7 +81,7 @@ export const createJobs = async (options: {
    * instance may be running it, and pg-boss's expiry is the only safe judge.
    */
   const retryInterrupted = async (queue: string) => {
-    if (database.driver !== 'pglite') return;
+    if (driver !== 'pglite') return;
     const { rows } = await statements.executor.executeSql(
       `SELECT id FROM ${BOSS_SCHEMA}.job WHERE name = $1 AND state = 'active'`,
       [queue],
@@ -71,6 +90,16 @@ export const createJobs = async (options: {
     if (!ids.length) return;
     for (const id of ids) await boss.fail(queue, id, { message: 'the server stopped while the job ran' });
     log.info({ queue, jobs: ids.length }, 'jobs cut off by the last stop are retried');
+  };
+
+  const nextDueMs = async (queue: string) => {
+    const { rows } = await statements.executor.executeSql(
+      `SELECT EXTRACT(epoch FROM min(start_after) - now()) * 1000 AS ms FROM ${BOSS_SCHEMA}.job
+        WHERE name = $1 AND state < 'active'`,
+      [queue],
+    );
+    const ms = (rows as { ms: number | string | null }[])[0]?.ms;
+    return ms === null || ms === undefined ? undefined : Number(ms);
   };
 
   return {
@@ -101,7 +130,8 @@ export const createJobs = async (options: {
       await retryInterrupted(queue.name);
       const worker = new QueueWorker(boss, queue, handler, {
         concurrency: workOptions.concurrency ?? 1,
-        pollIntervalMs: options.pollIntervalMs ?? POLL_INTERVAL_MS,
+        pollIntervalMs: POLL_INTERVAL_MS[driver],
+        nextDueMs: () => nextDueMs(queue.name),
         log,
       });
       workers.set(queue.name, worker as unknown as QueueWorker<object>);
@@ -112,6 +142,7 @@ export const createJobs = async (options: {
       await Promise.all([...workers.values()].map((worker) => worker.stop(STOP_GRACE_MS)));
       await boss.stop({ graceful: false, close: false, wait: true });
       await statements.drain();
+      await connection.close();
     },
   };
 };

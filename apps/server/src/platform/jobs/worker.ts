@@ -2,6 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
 import type { JobHandler, JobQueue } from './queues.ts';
 
+/** Past a job's due time before looking again (the timer and the database clock are not one). */
+const MIN_WAIT_MS = 50;
+
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Resolves when the signal aborts, rejecting with its reason; never settles otherwise. */
@@ -31,7 +34,14 @@ export class QueueWorker<Data extends object> {
     private readonly boss: PgBoss,
     private readonly queue: JobQueue<Data>,
     private readonly handler: JobHandler<Data>,
-    private readonly options: { concurrency: number; pollIntervalMs: number; log: FastifyBaseLogger },
+    private readonly options: {
+      concurrency: number;
+      /** The longest wait between two looks when nothing is due and nothing wakes the worker. */
+      pollIntervalMs: number;
+      /** In how many ms the queue's next waiting job (a retry after its backoff) is due; none: undefined. */
+      nextDueMs: () => Promise<number | undefined>;
+      log: FastifyBaseLogger;
+    },
   ) {}
 
   start() {
@@ -47,15 +57,20 @@ export class QueueWorker<Data extends object> {
   private async run() {
     while (!this.stopping) {
       this.woken = false;
+      let wait = this.options.pollIntervalMs;
       const free = this.options.concurrency - this.running.size;
       if (free > 0) {
-        // pg-boss's fetch answers [] when the database fails; the next poll tries again.
+        // pg-boss's fetch answers [] when the database fails; the next look tries again.
         const jobs = await this.boss.fetch<Data>(this.queue.name, { batchSize: free, includeMetadata: true });
         for (const job of jobs) this.track(this.runJob(job));
         // A full batch: there may be more; look again as soon as a place is free.
         if (jobs.length === free) continue;
+        // Nothing more is due: sleep until the next retry is, a send or a finished job wakes the worker,
+        // or the poll interval ends. An idle worker runs no statements in between.
+        const due = await this.options.nextDueMs().catch(() => MIN_WAIT_MS * 20);
+        if (due !== undefined) wait = Math.min(wait, Math.max(due, 0) + MIN_WAIT_MS);
       }
-      if (!this.stopping) await this.sleep(this.options.pollIntervalMs);
+      if (!this.stopping) await this.sleep(wait);
     }
   }
 
