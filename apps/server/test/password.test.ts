@@ -108,14 +108,15 @@ describe(`set password with the current password (${testDriver()})`, () => {
     await t.client().signIn(user.username, user.password as string);
   });
 
-  it('answers 401 without a session, 403 for someone else, 404 for an unknown user, 400 for a bad body', async () => {
+  it('answers 401 without a session, 403 for someone else or an unknown user alike, 400 for a bad body', async () => {
     const user = await makeUser(t.ctx.db);
     const other = await makeUser(t.ctx.db);
     const client = await t.client().signIn(user.username, user.password as string);
     const body = { currentPassword: user.password, newPassword: NEW_PASSWORD };
     expect((await t.client().post(`/api/users/${user.id}/setPassword`, body)).status).toBe(401);
     expect((await client.post(`/api/users/${other.id}/setPassword`, body)).status).toBe(403);
-    expect((await client.post(`/api/users/999999/setPassword`, body)).status).toBe(404);
+    // An unknown id answers like someone else's: the answer never tells that an id exists.
+    expect((await client.post(`/api/users/999999/setPassword`, body)).status).toBe(403);
     expect((await client.post(`/api/users/${user.id}/setPassword`, { ...body, extra: 1 })).status).toBe(400);
     expect(
       (await client.post(`/api/users/${user.id}/setPassword`, { newPassword: NEW_PASSWORD })).status,
