@@ -135,7 +135,7 @@ describe(`second factor (TOTP) (${testDriver()})`, () => {
     expect(login.body.results.status).toBe('valid');
   });
 
-  it('refuses bad input (400), no session (401), someone else (403) and unknown users (404)', async () => {
+  it('refuses bad input (400), no session (401), someone else and unknown users alike (403)', async () => {
     const user = await makeUser(t.ctx.db);
     const other = await makeUser(t.ctx.db);
     const client = await t.client().signIn(user.username, user.password as string);
@@ -152,7 +152,8 @@ describe(`second factor (TOTP) (${testDriver()})`, () => {
     expect((await t.client().get(`/api/users/${user.id}/mfa`)).status).toBe(401);
     expect((await client.post(`/api/users/${other.id}/mfa/enrol`)).status).toBe(403);
     expect((await client.get(`/api/users/${other.id}/mfa`)).status).toBe(403);
-    expect((await client.post(`/api/users/999999/mfa/enrol`)).status).toBe(404);
-    expect((await client.get(`/api/users/999999/mfa`)).status).toBe(404);
+    // An unknown id answers like someone else's: the answer never tells that an id exists.
+    expect((await client.post(`/api/users/999999/mfa/enrol`)).status).toBe(403);
+    expect((await client.get(`/api/users/999999/mfa`)).status).toBe(403);
   });
 });
