@@ -1,3 +1,4 @@
+import { MSG_ACCOUNT_LOCKED } from '@media/contract';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiGet, csrf } from '../api.ts';
@@ -131,19 +132,9 @@ describe('account users, invites, sessions, managers and the users CSV import', 
   it("disconnects a second browser's session, whose re-login dialog shows the message", async () => {
     const victim = await newPage(setup.browser);
     await signedIn(victim.page, setup.server.url, 'evening-news.logger');
-    // The list shows the sessions opened in the account: the victim's session enters it.
-    const account = await apiGet<{ id: number }>(
-      victim.context,
-      `${setup.server.url}/api/accounts/byName/evening-news`,
-    );
-    const entered = await victim.context.request.post(
-      `${setup.server.url}/api/accounts/${account.id}/launch`,
-      {
-        data: {},
-        headers: await csrf(victim.context),
-      },
-    );
-    expect(entered.status()).toBe(200);
+    // The list shows the sessions opened in the account: opening its media manager enters it.
+    await victim.page.goto(`${setup.server.url}/accounts/evening-news/media`);
+    await victim.page.getByRole('tree', { name: 'Folders' }).waitFor();
     const manager = await newPage(setup.browser);
     await signedIn(manager.page, setup.server.url, 'evening-news.manager');
     await manager.page.goto(`${setup.server.url}/accounts/evening-news/users`);
@@ -172,6 +163,33 @@ describe('account users, invites, sessions, managers and the users CSV import', 
     await screenshot(victim.page, 'disconnected-relogin');
     await victim.context.close();
     await manager.context.close();
+  });
+
+  it("shows the server's refusal in place of the tree when the account is locked", async () => {
+    const admin = await newPage(setup.browser);
+    await signedIn(admin.page, setup.server.url, 'admin', E2E_ADMIN_PASSWORD);
+    const archive = await apiGet<{ id: number }>(
+      admin.context,
+      `${setup.server.url}/api/accounts/byName/archive`,
+    );
+    const locked = await admin.context.request.post(`${setup.server.url}/api/accounts/${archive.id}`, {
+      data: { concurrentUserLimit: 0 },
+      headers: await csrf(admin.context),
+    });
+    expect(locked.status(), await locked.text()).toBe(200);
+    const viewer = await newPage(setup.browser);
+    await signedIn(viewer.page, setup.server.url, 'archive.viewer');
+    await viewer.page.goto(`${setup.server.url}/accounts/archive/media`);
+    await viewer.page.getByRole('alert').filter({ hasText: MSG_ACCOUNT_LOCKED }).waitFor();
+    expect(await viewer.page.getByRole('tree', { name: 'Folders' }).count()).toBe(0);
+    await screenshot(viewer.page, 'media-account-locked');
+    const unlocked = await admin.context.request.post(`${setup.server.url}/api/accounts/${archive.id}`, {
+      data: { concurrentUserLimit: null },
+      headers: await csrf(admin.context),
+    });
+    expect(unlocked.status(), await unlocked.text()).toBe(200);
+    await viewer.context.close();
+    await admin.context.close();
   });
 
   it('adds and removes an administrator in the managers table', async () => {

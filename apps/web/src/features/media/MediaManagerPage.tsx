@@ -22,9 +22,9 @@ import {
   parentPathOf,
 } from '@media/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { useAccountByName } from '../../api/accounts.ts';
+import { useAccountByName, useLaunchAccount } from '../../api/accounts.ts';
 import { ApiError } from '../../api/client.ts';
 import { nodesKey, useNodeListing } from '../../api/nodes.ts';
 import { showAlert } from '../../ui/alerts.tsx';
@@ -47,6 +47,8 @@ const ORDER_CHOICES = CHILD_ORDERS.map((order) => ({ value: order, label: CHILD_
  * `/accounts/{accountName}/media` (spec3 §2 Media manager): the folder tree on the left, the selected
  * folder's children (or the search results) on the right with the actions the caller's rights allow,
  * the metadata of the selected node below. `?path=` opens a folder; `?role=` follows Edit as role.
+ * Opening it enters the account (launch), so the session shows in the account's sessions list and the
+ * concurrent user limit applies; a refused entry shows the server's message in place of the tree.
  */
 export const MediaManagerPage = () => {
   const { accountName = '' } = useParams();
@@ -55,6 +57,29 @@ export const MediaManagerPage = () => {
   const root = accountPath(accountName, '/');
   const queryClient = useQueryClient();
   const account = useAccountByName(accountName);
+  const accountId = account.data?.id;
+  const roleParam = params.get('role');
+
+  // Launch once per account (and role) opened: Edit as role already launched with `?role=`, and launching
+  // again with the same role keeps acting as it; without one the session enters with its own rights.
+  const enter = useLaunchAccount(accountId ?? 0);
+  const enterMutate = enter.mutate;
+  const enteredKey = useRef<string | null>(null);
+  const [enteredAccountId, setEnteredAccountId] = useState<number | null>(null);
+  useEffect(() => {
+    if (accountId === undefined) return;
+    const key = `${accountId}:${roleParam ?? ''}`;
+    if (enteredKey.current === key) return;
+    enteredKey.current = key;
+    const roleId = roleParam && /^\d+$/.test(roleParam) ? Number(roleParam) : undefined;
+    enterMutate(roleId, {
+      onSuccess: () => {
+        setEnteredAccountId(accountId);
+        void queryClient.invalidateQueries({ queryKey: nodesKey });
+      },
+    });
+  }, [accountId, roleParam, enterMutate, queryClient]);
+  const entered = accountId !== undefined && enteredAccountId === accountId && !enter.isError;
 
   const [childOrder, setChildOrder] = useState<ChildOrder>('time');
   const [search, setSearch] = useState<SearchState>(NO_SEARCH);
@@ -94,7 +119,7 @@ export const MediaManagerPage = () => {
       createdFrom: search.createdFrom,
       createdTo: search.createdTo,
     },
-    { live: true },
+    { live: true, enabled: entered },
   );
   // spec3 §8: a node load error is an alert too; 'timedOut' shows the server's message as a warning.
   const loadError = listing.error;
@@ -115,6 +140,8 @@ export const MediaManagerPage = () => {
   const selectedNodes = children.filter((child) => selectedPaths.includes(child.path));
 
   const afterRoleReset = () => {
+    // Reset role has just launched without a role: dropping `?role=` needs no second launch.
+    if (accountId !== undefined) enteredKey.current = `${accountId}:`;
     setParams((query) => {
       const next = new URLSearchParams(query);
       next.delete('role');
@@ -151,100 +178,113 @@ export const MediaManagerPage = () => {
           onReset={afterRoleReset}
         />
       )}
-      <Grid gap="md">
-        <Grid.Col span={{ base: 12, md: 3 }}>
-          <Paper withBorder p="xs" component="nav" aria-label="Media tree">
-            <FolderTree
-              rootPath={root}
-              rootName={accountName}
-              selectedPath={path}
-              expanded={expanded}
-              childOrder={childOrder}
-              onToggle={toggle}
-              onSelect={select}
-            />
-          </Paper>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 9 }}>
-          <Stack gap="sm">
-            {current && (
-              <nav aria-label="Folder path">
-                <Breadcrumbs separator="›">
-                  {breadcrumbsOf(current).map((crumb) => (
-                    <Anchor
-                      key={crumb.path}
-                      component="button"
-                      type="button"
-                      size="sm"
-                      onClick={() => select(crumb.path)}
-                    >
-                      {crumb.name}
+      {account.isError && (
+        <Alert color="red" role="alert">
+          {account.error.message}
+        </Alert>
+      )}
+      {enter.isError && (
+        <Alert color="red" role="alert">
+          {enter.error.message}
+        </Alert>
+      )}
+      {!entered && !account.isError && !enter.isError && <Loader aria-label="Loading" />}
+      {entered && (
+        <Grid gap="md">
+          <Grid.Col span={{ base: 12, md: 3 }}>
+            <Paper withBorder p="xs" component="nav" aria-label="Media tree">
+              <FolderTree
+                rootPath={root}
+                rootName={accountName}
+                selectedPath={path}
+                expanded={expanded}
+                childOrder={childOrder}
+                onToggle={toggle}
+                onSelect={select}
+              />
+            </Paper>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 9 }}>
+            <Stack gap="sm">
+              {current && (
+                <nav aria-label="Folder path">
+                  <Breadcrumbs separator="›">
+                    {breadcrumbsOf(current).map((crumb) => (
+                      <Anchor
+                        key={crumb.path}
+                        component="button"
+                        type="button"
+                        size="sm"
+                        onClick={() => select(crumb.path)}
+                      >
+                        {crumb.name}
+                      </Anchor>
+                    ))}
+                  </Breadcrumbs>
+                </nav>
+              )}
+              <SearchBar search={search} onChange={setSearch} />
+              {listing.isError && (
+                <Alert color="red" role="alert">
+                  {NODE_MESSAGES.fetchFailed(listing.error.message)}{' '}
+                  {path !== root && (
+                    <Anchor component="button" type="button" size="sm" onClick={() => select(root)}>
+                      Open the account's root folder
                     </Anchor>
-                  ))}
-                </Breadcrumbs>
-              </nav>
-            )}
-            <SearchBar search={search} onChange={setSearch} />
-            {listing.isError && (
-              <Alert color="red" role="alert">
-                {NODE_MESSAGES.fetchFailed(listing.error.message)}{' '}
-                {path !== root && (
-                  <Anchor component="button" type="button" size="sm" onClick={() => select(root)}>
-                    Open the account's root folder
-                  </Anchor>
-                )}
-              </Alert>
-            )}
-            {listing.isPending && !listing.isError && <Loader aria-label="Loading" />}
-            {current && !listing.isError && (
-              <FolderView
-                key={current.node.path}
-                folder={current.node}
-                stale={listing.isPlaceholderData}
-                selectedNodes={selectedNodes}
-                siteId={account.data?.siteId}
-                onSelectFolder={select}
-                onTransferred={() => setSelectedPaths([])}
-              >
-                {searching && listing.isFetching && !listing.isFetchingNextPage && (
-                  <Group gap="xs" role="status" aria-label="Searching">
-                    <Loader size="xs" />
-                    <Text size="sm" c="dimmed">
-                      Searching…
-                    </Text>
-                  </Group>
-                )}
-                <ChildrenTable
-                  nodes={children}
-                  total={total}
-                  searching={searching}
-                  loading={
-                    listing.isPlaceholderData ||
-                    (listing.isFetching && searching && !listing.isFetchingNextPage)
-                  }
-                  emptyText={searching ? NODE_MESSAGES.noResults : NODE_MESSAGES.noChildren}
-                  selectedPaths={selectedPaths}
-                  onSelectionChange={setSelectedPaths}
-                  onOpenFolder={select}
-                  onPlay={(node) =>
-                    node.mediaId !== null &&
-                    openPlayer({
-                      mediaId: node.mediaId,
-                      name: displayName(node.name),
-                      path: parentPathOf(node.path) ?? root,
-                      accountId: node.accountId,
-                      accountName,
-                    })
-                  }
-                  hasMore={listing.hasNextPage}
-                  loadingMore={listing.isFetchingNextPage}
-                  onLoadMore={() => void listing.fetchNextPage()}
-                />
-              </FolderView>
-            )}
-          </Stack>
-        </Grid.Col>
-      </Grid>
+                  )}
+                </Alert>
+              )}
+              {listing.isPending && !listing.isError && <Loader aria-label="Loading" />}
+              {current && !listing.isError && (
+                <FolderView
+                  key={current.node.path}
+                  folder={current.node}
+                  stale={listing.isPlaceholderData}
+                  selectedNodes={selectedNodes}
+                  siteId={account.data?.siteId}
+                  onSelectFolder={select}
+                  onTransferred={() => setSelectedPaths([])}
+                >
+                  {searching && listing.isFetching && !listing.isFetchingNextPage && (
+                    <Group gap="xs" role="status" aria-label="Searching">
+                      <Loader size="xs" />
+                      <Text size="sm" c="dimmed">
+                        Searching…
+                      </Text>
+                    </Group>
+                  )}
+                  <ChildrenTable
+                    nodes={children}
+                    total={total}
+                    searching={searching}
+                    loading={
+                      listing.isPlaceholderData ||
+                      (listing.isFetching && searching && !listing.isFetchingNextPage)
+                    }
+                    emptyText={searching ? NODE_MESSAGES.noResults : NODE_MESSAGES.noChildren}
+                    selectedPaths={selectedPaths}
+                    onSelectionChange={setSelectedPaths}
+                    onOpenFolder={select}
+                    onPlay={(node) =>
+                      node.mediaId !== null &&
+                      openPlayer({
+                        mediaId: node.mediaId,
+                        name: displayName(node.name),
+                        path: parentPathOf(node.path) ?? root,
+                        accountId: node.accountId,
+                        accountName,
+                      })
+                    }
+                    hasMore={listing.hasNextPage}
+                    loadingMore={listing.isFetchingNextPage}
+                    onLoadMore={() => void listing.fetchNextPage()}
+                  />
+                </FolderView>
+              )}
+            </Stack>
+          </Grid.Col>
+        </Grid>
+      )}
     </Stack>
   );
 };
