@@ -5,7 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { extraDataStoredKey } from '@media/contract';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/platform/config.ts';
 import { DataDirInUseError, lockDataDir } from '../src/platform/db/data-dir-lock.ts';
+import { createContext } from '../src/platform/start.ts';
 import { ADMIN_TEST_PASSWORD, testDriver } from './harness.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -118,6 +120,20 @@ describe('one process per embedded data directory', () => {
     await held.release();
     await (await lockDataDir(dir)).release();
   });
+
+  it.skipIf(testDriver() === 'postgres')(
+    'frees the directory when its start is refused (an ADMIN_PASSWORD that breaks the rules), so the next start opens it',
+    async () => {
+      const dir = path.join(dataDir, 'refused');
+      const env = { DATA_DIR: dir, LOCAL_EDGE: '0', LOG_LEVEL: 'silent' };
+      await expect(createContext(loadConfig({ ...env, ADMIN_PASSWORD: 'short' }))).rejects.toThrow(
+        /ADMIN_PASSWORD does not follow the password rules/,
+      );
+      const { ctx } = await createContext(loadConfig({ ...env, ADMIN_PASSWORD: ADMIN_TEST_PASSWORD }));
+      await ctx.close();
+    },
+    120_000,
+  );
 
   // The spawned servers always run the embedded database; on the PostgreSQL run this would only repeat it.
   it.skipIf(testDriver() === 'postgres')(

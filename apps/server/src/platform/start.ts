@@ -1,10 +1,10 @@
 import path from 'node:path';
+import { DEFAULT_PASSWORD_RULES } from '@media/contract';
 import pino from 'pino';
-import { type BootstrapOutcome, bootstrap } from '../bootstrap.ts';
+import { type BootstrapOutcome, bootstrap, generatePassword } from '../bootstrap.ts';
 import { type DemoLogin, seedDemo } from '../seed/demo.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
-import { randomToken } from './crypto.ts';
 import { openDatabase } from './db/client.ts';
 import { createJobs } from './jobs/jobs.ts';
 import { createInProcessBus, createPostgresBus } from './live/bus.ts';
@@ -49,11 +49,18 @@ export const createContext = async (
     idleMs: config.databaseUrl ? SHARED_TEMP_IDLE_MS : 0,
   });
   if (leftovers > 0) log.info({ files: leftovers }, 'removed the temporary files of interrupted uploads');
-  await database.migrate();
-  const outcome = await bootstrap(database.db, {
-    adminPassword: config.adminPassword,
-    secretKey: config.secretKey,
-  });
+  let outcome: BootstrapOutcome;
+  try {
+    await database.migrate();
+    outcome = await bootstrap(database.db, {
+      adminPassword: config.adminPassword,
+      secretKey: config.secretKey,
+    });
+  } catch (error) {
+    // A refused start (a migration, a bad ADMIN_PASSWORD) frees the data directory's lock at once.
+    await database.close().catch(() => {});
+    throw error;
+  }
   const bus =
     database.driver === 'postgres' && database.pool && config.databaseUrl
       ? await createPostgresBus({ url: config.databaseUrl, pool: database.pool, log })
@@ -84,7 +91,7 @@ export const createContext = async (
   };
   let demo: StartedContext['demo'];
   if (config.seedDemo) {
-    const password = config.demoPassword ?? randomToken(9);
+    const password = config.demoPassword ?? generatePassword(DEFAULT_PASSWORD_RULES);
     const logins = await seedDemo(database.db, password, { dataDir: config.dataDir });
     if (logins) demo = { password, logins };
   }
