@@ -67,7 +67,8 @@ export class QueueWorker<Data extends object> {
         if (jobs.length === free) continue;
         // Nothing more is due: sleep until the next retry is, a send or a finished job wakes the worker,
         // or the poll interval ends. An idle worker runs no statements in between.
-        const due = await this.options.nextDueMs().catch(() => MIN_WAIT_MS * 20);
+        // A failed look (the database is away) is tried again in a second.
+        const due = await this.options.nextDueMs().catch(() => 1000);
         if (due !== undefined) wait = Math.min(wait, Math.max(due, 0) + MIN_WAIT_MS);
       }
       if (!this.stopping) await this.sleep(wait);
