@@ -270,6 +270,8 @@ describe(`mail outbox across a crash (${testDriver()})`, () => {
     expect(second.output.join('')).not.toMatch(/Unhandled|uncaught/i);
     // Kept in the test's output, to see what the kill cut off.
     const retried = /"jobs":(\d+)[^\n]*jobs cut off by the last stop/.exec(second.output.join(''))?.[1] ?? 0;
-    console.info(`mails written before the kill: ${beforeRestart} of 100; jobs cut off and retried: ${retried}`);
+    console.info(
+      `mails written before the kill: ${beforeRestart} of 100; jobs cut off and retried: ${retried}`,
+    );
   }, 200_000);
 });
