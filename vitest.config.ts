@@ -8,8 +8,10 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
-          testTimeout: 30000,
-          hookTimeout: 60000,
+          // A test with a second factor waits for the next TOTP step (up to 30 s), and a fresh PGlite takes
+          // seconds to open on a busy machine: 30 s failed such tests now and then.
+          testTimeout: 90000,
+          hookTimeout: 90000,
           pool: 'forks',
         },
       },
