@@ -5,6 +5,9 @@ export default defineConfig({
     projects: [
       { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'] } },
       {
+        test: { name: 'media-tools', include: ['packages/media-tools/src/**/*.test.ts'], testTimeout: 60000 },
+      },
+      {
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],

@@ -13,11 +13,13 @@ const run = (title, command, args, env = {}) => {
   }
 };
 
-run('Unit and property tests (packages/contract, apps/web, apps/edge-agent)', 'npx', [
+run('Unit and property tests (packages/contract, packages/media-tools, apps/web, apps/edge-agent)', 'npx', [
   'vitest',
   'run',
   '--project',
   'contract',
+  '--project',
+  'media-tools',
   '--project',
   'web',
   '--project',

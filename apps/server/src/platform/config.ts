@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -65,6 +66,27 @@ const envSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v ? v : undefined)),
+  STORAGE_URL: z
+    .string()
+    .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/, {
+      error: 'must be s3://bucket or s3://bucket/prefix (unset: files under DATA_DIR/media)',
+    })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  S3_ENDPOINT: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  AWS_ACCESS_KEY_ID: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  AWS_SECRET_ACCESS_KEY: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  WORKERS: z.coerce.number().int().min(1).max(256).optional(),
 });
 
 export type Config = {
@@ -96,6 +118,21 @@ export type Config = {
   uploadMaxBytes: number;
   /** Serve the built web app from this folder, when it exists. */
   webDist: string;
+  /** Where media files live (DESIGN "Media"): DATA_DIR/media by default, or an S3-compatible bucket. */
+  storage:
+    | { driver: 'local' }
+    | {
+        driver: 's3';
+        bucket: string;
+        /** Key prefix inside the bucket, '' or ending with '/'. */
+        prefix: string;
+        endpoint: string | undefined;
+        region: string;
+        /** Unset: the AWS SDK's default chain (environment, profile, instance role). */
+        credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+      };
+  /** How many media jobs (proxies, renders) run at once on this instance (WORKERS; default half the cores). */
+  workers: number;
 };
 
 export class ConfigError extends Error {}
@@ -132,5 +169,24 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     secretKey: e.SECRET_KEY,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     webDist: path.resolve(import.meta.dirname, '../../../web/dist'),
+    storage: storageOf(e),
+    workers: e.WORKERS ?? Math.max(1, Math.floor(os.availableParallelism() / 2)),
+  };
+};
+
+const storageOf = (e: z.infer<typeof envSchema>): Config['storage'] => {
+  if (!e.STORAGE_URL) return { driver: 'local' };
+  const url = new URL(e.STORAGE_URL);
+  const prefix = decodeURIComponent(url.pathname).replace(/^\/+/, '');
+  return {
+    driver: 's3',
+    bucket: url.hostname,
+    prefix: prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    credentials:
+      e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY
+        ? { accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY }
+        : undefined,
   };
 };

@@ -7,6 +7,7 @@ import type { CursorWriter } from './live/cursor-writer.ts';
 import type { Publish } from './live/publish.ts';
 import type { RecentChanges } from './live/recent-changes.ts';
 import type { Mailer, MailOutbox } from './mail.ts';
+import type { MediaStorage } from './storage/index.ts';
 
 /** What every module gets: built once at start, shared by all requests. */
 export type AppContext = {
@@ -20,6 +21,8 @@ export type AppContext = {
   mail: MailOutbox;
   /** Durable jobs (pg-boss): `send` in the change's transaction, `work` to run a queue. */
   jobs: Jobs;
+  /** Media files (proxies, sources, thumbnails, uploads): DATA_DIR or an S3-compatible bucket. */
+  storage: MediaStorage;
   log: FastifyBaseLogger;
   /** Live updates between instances. */
   bus: LiveBus;

@@ -13,6 +13,7 @@ import { createPublisher } from './live/publish.ts';
 import { RecentChanges } from './live/recent-changes.ts';
 import { loggerOptions } from './logging.ts';
 import { createMailer, startMailOutbox } from './mail.ts';
+import { createStorage } from './storage/index.ts';
 import { removeInterruptedUploads, SHARED_TEMP_IDLE_MS } from './storage.ts';
 
 export type StartedContext = {
@@ -68,6 +69,7 @@ export const createContext = async (
   const recent = new RecentChanges(database.db, bus);
   await recent.start();
   const jobs = await createJobs({ database, url: config.databaseUrl, log });
+  const storage = await createStorage(config);
   const mailer = createMailer(config, log);
   const mail = await startMailOutbox({ db: database.db, jobs, mailer });
   const ctx: AppContext = {
@@ -78,12 +80,14 @@ export const createContext = async (
     mailer,
     mail,
     jobs,
+    storage,
     log,
     bus,
     publish: createPublisher(database.db, bus),
     live: { recent, cursors: new CursorWriter(database.db) },
     close: async () => {
       await jobs.close();
+      await storage.close();
       await recent.close();
       await bus.close();
       await database.close();

@@ -15,9 +15,26 @@ export const EDGE_CONNECTED_WITHIN_SECONDS = 60;
 
 export const MSG_AGENT_TOKEN = 'A valid edge server token is required';
 
+/** spec2 §3: the statuses an endpoint can be in; the agent measures all but `disabled` (a person's choice). */
+export const ENDPOINT_HEALTH_STATUSES = ['ok', 'warning', 'error', 'disabled'] as const;
+export type EndpointHealthStatus = (typeof ENDPOINT_HEALTH_STATUSES)[number];
+
+/** What the agent measured of one endpoint at this heartbeat (DESIGN: health is reported, not assumed). */
+export const endpointReportSchema = z.strictObject({
+  endpointId: idSchema,
+  /** Whether the agent is reading (or recording) it now. */
+  online: z.boolean(),
+  status: z.enum(ENDPOINT_HEALTH_STATUSES),
+  /** Why, in words a person can act on ('Folder /x does not exist', 'Bucket media-in unreachable: ...'). */
+  message: z.string().max(1000),
+});
+export type EndpointReport = z.infer<typeof endpointReportSchema>;
+
 export const agentHeartbeatSchema = z.strictObject({
   agentVersion: z.string().max(40),
   endpointVersions: z.record(z.string().max(60), z.string().max(40)).default({}),
+  /** One report per endpoint the cloud gave the agent at the previous heartbeat. */
+  endpointReports: z.array(endpointReportSchema).max(10_000).default([]),
 });
 
 export const agentEndpointSchema = z.object({
@@ -31,6 +48,24 @@ export const agentEndpointSchema = z.object({
   arrivalsFolderId: z.number().int().nullable(),
   /** The options of the endpoint's service as plain values (scan interval, settle time, files at a time). */
   serviceOptions: z.record(z.string(), z.string()),
+  /** Whether people want it read (the Online switch); false: the agent leaves it alone and reports so. */
+  online: z.boolean(),
+  /**
+   * How its files are ingested, resolved by the cloud from the chain endpoint workflow -> arrivals folder
+   * ingest format -> account ingest formats (spec1 §5). Null while the endpoint feeds no account.
+   */
+  ingest: z
+    .object({
+      /** Stored ingest format string, e.g. 'PAL_wide' or 'NTSC_wide_720'. */
+      format: z.string(),
+      /** The account's max ingest resolution: no proxy is taller than this. */
+      maxResolution: z.number().int(),
+      /** Make a proxy (and thumbnails); false for archive folders. */
+      makeProxy: z.boolean(),
+      /** Upload the source file to the cloud too (arrivals folder types that keep sources). */
+      keepSource: z.boolean(),
+    })
+    .nullable(),
 });
 export type AgentEndpoint = z.infer<typeof agentEndpointSchema>;
 
@@ -86,6 +121,18 @@ export const agentQueueItemProgressSchema = z.strictObject({
   proxyHeight: z.number().int().min(1).max(16_384).nullable().optional(),
   /** The size of the ingested file in bytes. */
   fileSize: z.number().int().min(0).nullable().optional(),
+  /** Percent done while ingesting (probe, transcode, upload together). */
+  progress: z.number().int().min(0).max(100).optional(),
+  /** SHA-256 (hex) of the file's content; the cloud answers `duplicated` when the folder already has it. */
+  contentHash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+  /** The source's own picture size, kept as node metadata (the node's width and height are the proxy's). */
+  sourceWidth: z.number().int().min(1).max(65_536).nullable().optional(),
+  sourceHeight: z.number().int().min(1).max(65_536).nullable().optional(),
+  /** The proxy's frame rate. */
+  fps: z.number().min(0).max(1000).nullable().optional(),
   /** Lines to add to the item's log. */
   log: z.string().max(100_000).optional(),
 });

@@ -95,6 +95,9 @@ export const endpoints = pgTable(
       .notNull()
       .default('ok'),
     bad: boolean().notNull().default(false),
+    /** What the agent last reported of this endpoint (DESIGN "Endpoint health is reported, not assumed"). */
+    statusMessage: text().notNull().default(''),
+    statusReportedAt: timestamp({ withTimezone: true }),
     recording: boolean().notNull().default(false),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

@@ -55,6 +55,10 @@ export const ingestQueueItems = pgTable(
     log: text().notNull().default(''),
     /** Relative path of the thumbnail under the storage root, once the agent uploaded one. */
     thumbnailPath: text(),
+    /** Percent done (0-100) while `ingesting`; null otherwise. */
+    progress: integer(),
+    /** SHA-256 (hex) of the file's content, as the agent computed it. */
+    contentHash: text(),
     version: bigint({ mode: 'number' }).notNull().default(sql`nextval('ingest_queue_version')`),
   },
   (t) => [
@@ -82,4 +86,25 @@ export const unprocessedFiles = pgTable(
     firstSeen: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex().on(t.endpointId, t.path)],
+);
+
+/**
+ * Files an agent uploaded (tus) for a queue item: the proxy, poster, filmstrip and, when the arrivals folder
+ * keeps sources in the cloud, the source. Each is in storage before its row is written; the media row takes
+ * them over when the item is ingested.
+ */
+export const ingestItemFiles = pgTable(
+  'ingest_item_files',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    queueItemId: integer()
+      .notNull()
+      .references(() => ingestQueueItems.id, { onDelete: 'cascade' }),
+    rendition: text({ enum: ['proxy', 'source', 'poster', 'filmstrip'] }).notNull(),
+    /** Storage key. */
+    storagePath: text().notNull(),
+    size: bigint({ mode: 'number' }).notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('ingest_item_files_item_rendition_idx').on(t.queueItemId, t.rendition)],
 );

@@ -34,9 +34,26 @@ export const media = pgTable(
     fps: doublePrecision(),
     size: bigint({ mode: 'number' }),
     edl: jsonb().$type<Edl>(),
+    /**
+     * Whether the proxy can be played: `processing` while a cloud job makes it (web uploads), `failed` when
+     * that job gave up (`error` says why); ingested media arrive `ready`.
+     */
+    status: text({ enum: ['ready', 'processing', 'failed'] })
+      .notNull()
+      .default('ready'),
+    error: text(),
+    /** Storage key of the original file, when it is kept in the cloud (arrivals folder type, web uploads). */
+    sourcePath: text(),
+    /** Storage key of the filmstrip JPEG (frames side by side) used for scrubbing. */
+    filmstripPath: text(),
+    /** SHA-256 of the source file's content (hex): the same content ingested twice into a folder is `duplicated`. */
+    contentHash: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('media_account_idx').on(t.accountId, t.id)],
+  (t) => [
+    index('media_account_idx').on(t.accountId, t.id),
+    index('media_content_hash_idx').on(t.accountId, t.contentHash),
+  ],
 );
 
 /** Thumbnails served at /api/thumbs/{thumbId}/image.jpg (spec3 §3). */

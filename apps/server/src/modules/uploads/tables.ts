@@ -1,4 +1,5 @@
-import { bigint, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { nodes } from '../nodes/tables.ts';
 import { accounts } from '../organisation/tables.ts';
 import { users } from '../users/tables.ts';
 
@@ -21,9 +22,13 @@ export const uploads = pgTable(
     contentType: text().notNull(),
     /** Relative to DATA_DIR; the file is there before the row is written. */
     storagePath: text().notNull(),
-    status: text({ enum: ['received'] })
+    /** received: stored; processing: its node exists and a cloud job makes the proxy; ready; failed (error). */
+    status: text({ enum: ['received', 'processing', 'ready', 'failed'] })
       .notNull()
       .default('received'),
+    error: text(),
+    /** The media tree node the upload became. */
+    nodeId: integer().references((): AnyPgColumn => nodes.id, { onDelete: 'set null' }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('uploads_account_created_idx').on(t.accountId, t.kind, t.createdAt)],
