@@ -2,10 +2,9 @@
  * ffmpeg and ffprobe for the edge agent and the cloud's media jobs (DESIGN "Media"): the same proxy,
  * poster and filmstrip wherever a file is ingested or uploaded. Needs Debian's `ffmpeg` on the PATH.
  */
-
 export { contentHash } from './hash.ts';
 export type { MediaProbe } from './probe.ts';
 export { probe } from './probe.ts';
 export type { ProxyJob } from './proxy.ts';
-export { makeProxy } from './proxy.ts';
+export { makeProxy, proxyArguments } from './proxy.ts';
 export { makeFilmstrip, makePoster } from './thumbs.ts';

@@ -1,4 +1,6 @@
 import type { ProxyPlan } from '@media/contract';
+import { writeAtomically } from './files.ts';
+import { runTool } from './run.ts';
 
 export type ProxyJob = {
   input: string;
@@ -8,6 +10,10 @@ export type ProxyJob = {
   plan: ProxyPlan;
   /** The input's duration in seconds, for the percentage; progress is not reported without it. */
   duration: number | null;
+  /** Whether the input has a picture; false makes an audio-only MP4. */
+  hasVideo?: boolean;
+  /** Whether the input has sound; false makes a proxy without an audio track. */
+  hasAudio?: boolean;
   /** Kills ffmpeg; the promise rejects with the signal's reason and no output is left. */
   signal?: AbortSignal;
   /** Percent done, 0-100, at most a few times a second. */
@@ -16,9 +22,70 @@ export type ProxyJob = {
   threads?: number;
 };
 
+/** The ffmpeg arguments of a proxy (also used by the ingest benchmark to time bare ffmpeg). */
+export const proxyArguments = (job: Omit<ProxyJob, 'signal' | 'onProgress'>, output: string) => {
+  const { plan } = job;
+  const video = job.hasVideo !== false;
+  const audio = job.hasAudio !== false;
+  return [
+    '-hide_banner',
+    '-nostdin',
+    '-y',
+    '-i',
+    job.input,
+    ...(job.threads ? ['-threads', String(job.threads)] : []),
+    ...(video
+      ? [
+          '-map',
+          '0:v:0',
+          '-vf',
+          `scale=${plan.contentWidth}:${plan.contentHeight},pad=${plan.width}:${plan.height}:(ow-iw)/2:(oh-ih)/2,setsar=1`,
+          '-r',
+          String(plan.fps),
+          '-c:v',
+          'libx264',
+          '-preset',
+          'veryfast',
+          '-profile:v',
+          'high',
+          '-pix_fmt',
+          'yuv420p',
+          '-crf',
+          '23',
+        ]
+      : ['-vn']),
+    ...(audio ? ['-map', '0:a:0', '-c:a', 'aac', '-b:a', '128k', '-ac', '2'] : ['-an']),
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    output,
+  ];
+};
+
 /**
  * H.264 (yuv420p) + AAC in MP4 with `+faststart`, at the plan's size, frame rate and aspect (padded).
  * A file without audio gets no audio track; without video, an audio-only MP4. Rejects with ffmpeg's last
  * lines of stderr when it fails.
  */
-export declare const makeProxy: (job: ProxyJob) => Promise<void>;
+export const makeProxy = async (job: ProxyJob): Promise<void> => {
+  let lastReport = 0;
+  let progressText = '';
+  const onStdout = (chunk: string) => {
+    if (!job.onProgress || !job.duration) return;
+    progressText = (progressText + chunk).slice(-4000);
+    const matches = [...progressText.matchAll(/out_time_us=(\d+)/g)];
+    const last = matches.at(-1)?.[1];
+    if (!last) return;
+    const now = Date.now();
+    if (now - lastReport < 250) return;
+    lastReport = now;
+    const percent = Math.min(99, Math.max(0, Math.floor((Number(last) / 1e6 / job.duration) * 100)));
+    job.onProgress(percent);
+  };
+  await writeAtomically(job.output, '.mp4', async (temp) => {
+    const args = proxyArguments(job, temp);
+    await runTool('ffmpeg', ['-progress', 'pipe:1', '-nostats', ...args], { signal: job.signal, onStdout });
+  });
+  job.onProgress?.(100);
+};

@@ -135,7 +135,9 @@ export const uploadSchema = z.object({
   size: z.number().int(),
   uploadedBy: z.string().nullable(),
   createdAt: z.string(),
-  status: z.enum(['received']).describe('received: stored, waiting for ingest'),
+  status: z
+    .enum(['received', 'processing', 'ready', 'failed'])
+    .describe('received: stored; processing: its proxy is being made; ready: playable; failed'),
 });
 export type Upload = z.infer<typeof uploadSchema>;
 

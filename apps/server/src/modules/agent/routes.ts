@@ -22,6 +22,7 @@ import { AppError } from '../../platform/errors.ts';
 import { requireApiVersion } from '../../platform/http/api-version.ts';
 import { results } from '../../platform/http/envelope.ts';
 import * as service from './service.ts';
+import { createAgentTusServer, rememberEdge } from './tus.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -56,6 +57,8 @@ export const registerAgentRoutes = async (
   await fastify.register(
     async (scope) => {
       scope.addContentTypeParser('image/jpeg', (_request, payload, done) => done(null, payload));
+      // tus reads the bytes of an upload itself, from the raw request.
+      scope.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
       scope.addHook('onRequest', requireApiVersion());
       scope.addHook('onRequest', async (request) => {
         request.agentEdge = await service.authenticateAgent(ctx, request.headers.authorization);
@@ -178,6 +181,19 @@ export const registerAgentRoutes = async (
           );
         },
       );
+      // Resumable uploads of proxies, thumbnails and sources (tus 1.0), handed to @tus/server as they are.
+      const tus = createAgentTusServer(ctx, { path: '/api/agent/uploads' });
+      for (const url of ['/uploads', '/uploads/:uploadId'])
+        scope.route({
+          method: ['POST', 'HEAD', 'PATCH', 'DELETE'],
+          url,
+          schema: { hide: true },
+          handler: async (request, reply) => {
+            rememberEdge(request.raw, edgeOf(request));
+            reply.hijack();
+            await tus.handle(request.raw, reply.raw);
+          },
+        });
       app.post(
         '/unprocessedFiles',
         {

@@ -1,0 +1,183 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { proxyPlan } from '@media/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentHash, makeFilmstrip, makePoster, makeProxy, probe } from './index.ts';
+
+let dir: string;
+const file = (name: string) => path.join(dir, name);
+const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
+/** ffprobe's own reading of a file, independent of `probe`. */
+const ffprobe = (target: string) =>
+  JSON.parse(
+    execFileSync('ffprobe', [
+      '-v',
+      'error',
+      '-print_format',
+      'json',
+      '-show_format',
+      '-show_streams',
+      target,
+    ]).toString(),
+  ) as {
+    format: { duration: string };
+    streams: {
+      codec_type: string;
+      codec_name: string;
+      width?: number;
+      height?: number;
+      r_frame_rate?: string;
+    }[];
+  };
+const leftovers = () => fs.readdirSync(dir).filter((name) => name.includes('.part'));
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-tools-'));
+  ffmpeg(
+    ...['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440'],
+    ...['-t', '2', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-shortest', file('source.mp4')],
+  );
+  ffmpeg(
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=640x360:rate=25',
+    '-t',
+    '2',
+    '-c:v',
+    'mpeg4',
+    file('silent.avi'),
+  );
+  ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=220', '-t', '2', file('sound.wav'));
+  ffmpeg(
+    ...['-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30', '-t', '30'],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', file('long.mp4')],
+  );
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('probe', () => {
+  it('reads size, frame rate, codecs and duration', async () => {
+    const info = await probe(file('source.mp4'));
+    expect(info).toMatchObject({ width: 320, height: 240, fps: 30, videoCodec: 'h264', audioCodec: 'aac' });
+    expect(info?.duration).toBeCloseTo(2, 0);
+  });
+
+  it('answers null for a file that holds no media', async () => {
+    fs.writeFileSync(file('notes.txt'), 'hello');
+    expect(await probe(file('notes.txt'))).toBeNull();
+  });
+});
+
+describe('makeProxy', () => {
+  it('makes an H.264 + AAC MP4 at the plan size and frame rate, index first, with progress', async () => {
+    const plan = proxyPlan({ width: 320, height: 240 }, 'NTSC_wide', 640);
+    const seen: number[] = [];
+    await makeProxy({
+      input: file('source.mp4'),
+      output: file('proxy.mp4'),
+      plan,
+      duration: 2,
+      onProgress: (p) => seen.push(p),
+    });
+    const out = ffprobe(file('proxy.mp4'));
+    const video = out.streams.find((s) => s.codec_type === 'video');
+    expect(video).toMatchObject({
+      codec_name: 'h264',
+      width: plan.width,
+      height: plan.height,
+      r_frame_rate: '30/1',
+    });
+    expect(out.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
+    expect(Math.abs(Number(out.format.duration) - 2)).toBeLessThan(0.2);
+    expect((await probe(file('proxy.mp4')))?.moovFirst).toBe(true);
+    expect(seen.at(-1)).toBe(100);
+    expect(leftovers()).toEqual([]);
+  });
+
+  it('makes a proxy of a file without sound, and an audio-only one of a file without picture', async () => {
+    const plan = proxyPlan({ width: 640, height: 360 }, 'PAL_wide', 640);
+    await makeProxy({
+      input: file('silent.avi'),
+      output: file('silent.mp4'),
+      plan,
+      duration: 2,
+      hasAudio: false,
+    });
+    expect(ffprobe(file('silent.mp4')).streams.map((s) => s.codec_type)).toEqual(['video']);
+    await makeProxy({
+      input: file('sound.wav'),
+      output: file('sound.mp4'),
+      plan,
+      duration: 2,
+      hasVideo: false,
+    });
+    expect(ffprobe(file('sound.mp4')).streams.map((s) => s.codec_name)).toEqual(['aac']);
+  });
+
+  it('stops ffmpeg on abort and leaves no file', async () => {
+    const controller = new AbortController();
+    const plan = proxyPlan({ width: 1280, height: 720 }, 'PAL_wide_720', 1280);
+    const started = makeProxy({
+      input: file('long.mp4'),
+      output: file('aborted.mp4'),
+      plan,
+      duration: 30,
+      hasAudio: false,
+      signal: controller.signal,
+      threads: 1,
+    });
+    setTimeout(() => controller.abort(new Error('aborted by a person')), 300);
+    const at = Date.now();
+    await expect(started).rejects.toThrow('aborted by a person');
+    expect(Date.now() - at).toBeLessThan(3000);
+    expect(fs.existsSync(file('aborted.mp4'))).toBe(false);
+    expect(leftovers()).toEqual([]);
+    const running = execFileSync('ps', ['-eo', 'args']).toString();
+    expect(running).not.toContain(file('long.mp4'));
+  });
+
+  it("rejects with ffmpeg's own words when the input cannot be read", async () => {
+    fs.writeFileSync(file('broken.mp4'), Buffer.alloc(4096, 7));
+    const plan = proxyPlan(null, 'PAL_wide', 640);
+    await expect(
+      makeProxy({ input: file('broken.mp4'), output: file('never.mp4'), plan, duration: 1 }),
+    ).rejects.toThrow(/ffmpeg failed.*Invalid data|ffmpeg failed/s);
+    expect(fs.existsSync(file('never.mp4'))).toBe(false);
+  });
+});
+
+describe('thumbnails', () => {
+  it('makes a poster and a filmstrip of the requested sizes', async () => {
+    await makePoster({ input: file('source.mp4'), output: file('poster.jpg'), duration: 2, width: 160 });
+    await makeFilmstrip({
+      input: file('source.mp4'),
+      output: file('strip.jpg'),
+      duration: 2,
+      frames: 8,
+      width: 80,
+    });
+    expect(ffprobe(file('poster.jpg')).streams[0]).toMatchObject({
+      codec_name: 'mjpeg',
+      width: 160,
+      height: 120,
+    });
+    expect(ffprobe(file('strip.jpg')).streams[0]).toMatchObject({
+      codec_name: 'mjpeg',
+      width: 640,
+      height: 60,
+    });
+  });
+});
+
+describe('contentHash', () => {
+  it('is the SHA-256 of the content', async () => {
+    const expected = createHash('sha256')
+      .update(fs.readFileSync(file('source.mp4')))
+      .digest('hex');
+    expect(await contentHash(file('source.mp4'))).toBe(expected);
+  });
+});

@@ -1,0 +1,60 @@
+import { spawn } from 'node:child_process';
+
+/** The last lines of a tool's stderr, kept to explain a failure. */
+const tail = (text: string, lines = 20) => text.trim().split('\n').slice(-lines).join('\n');
+
+/**
+ * Runs ffmpeg or ffprobe with an argument list (never a shell), collecting stdout and the tail of stderr.
+ * `signal` kills it (SIGTERM, then SIGKILL after a second) and rejects with the signal's reason.
+ */
+export const runTool = (
+  command: 'ffmpeg' | 'ffprobe',
+  args: string[],
+  options: { signal?: AbortSignal; timeoutMs?: number; onStdout?: (chunk: string) => void } = {},
+): Promise<{ stdout: Buffer }> =>
+  new Promise((resolve, reject) => {
+    const { signal } = options;
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let err = '';
+    let settled = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    const kill = () => {
+      child.kill('SIGTERM');
+      killTimer = setTimeout(() => child.kill('SIGKILL'), 1000);
+    };
+    const onAbort = () => kill();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timeout = options.timeoutMs ? setTimeout(kill, options.timeoutMs) : undefined;
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (options.onStdout) options.onStdout(chunk.toString());
+      else out.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err = (err + chunk.toString()).slice(-20_000);
+    });
+    const finish = (error?: unknown) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timeout);
+      clearTimeout(killTimer);
+      signal?.removeEventListener('abort', onAbort);
+      if (error) reject(error);
+      else resolve({ stdout: Buffer.concat(out) });
+    };
+    child.on('error', (error) => finish(new Error(`${command} could not start: ${error.message}`)));
+    child.on('close', (code, killedBy) => {
+      if (signal?.aborted) finish(signal.reason);
+      else if (code === 0) finish();
+      else
+        finish(
+          new Error(
+            `${command} ${killedBy ? `was stopped (${killedBy})` : `failed (exit ${code})`}: ${tail(err) || 'no output'}`,
+          ),
+        );
+    });
+  });
