@@ -35,6 +35,7 @@ export * from './http/envelope.ts';
 export * from './http/error-text.ts';
 export * from './http/input.ts';
 export * from './ingest/ingest.ts';
+export * from './ingest/ingest-settings.ts';
 export * from './ingest/proxy-plan.ts';
 export * from './mfa/schemas.ts';
 export * from './names/reserved.ts';

@@ -137,6 +137,9 @@ export const agentQueueItemProgressSchema = z.strictObject({
   log: z.string().max(100_000).optional(),
 });
 
+/** What a progress report answers: the item's status now (the agent stops unless it is what it reported). */
+export const agentProgressAnswerSchema = z.object({ ok: z.literal(true), status: z.string() });
+
 export const agentUnprocessedFileSchema = z.strictObject({
   endpointId: idSchema,
   path: z.string().min(1).max(1000),

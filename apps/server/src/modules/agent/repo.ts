@@ -1,8 +1,10 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { arrivalsFolders } from '../arrivals/tables.ts';
+import { ingestFormats } from '../config/tables.ts';
 import { edgeCommands, edgeServers, endpoints, services } from '../edge/tables.ts';
 import { ingestQueueItems, unprocessedFiles } from '../ingest/tables.ts';
+import { accounts, workflows } from '../organisation/tables.ts';
 
 export const findEdgeByTokenHash = async (db: DbOrTx, tokenHash: string) => {
   const [row] = await db
@@ -25,6 +27,7 @@ export const recordHeartbeat = (db: DbOrTx, edgeServerId: number, endpointVersio
     .set({ lastSeenAt: sql`now()`, endpointVersions })
     .where(eq(edgeServers.id, edgeServerId));
 
+/** The edge's endpoints with what their ingest needs: the account fed, its folder, workflow and max video. */
 export const listEdgeEndpoints = (db: DbOrTx, edgeServerId: number) =>
   db
     .select({
@@ -34,15 +37,37 @@ export const listEdgeEndpoints = (db: DbOrTx, edgeServerId: number) =>
       typeId: endpoints.typeId,
       options: endpoints.options,
       status: endpoints.status,
+      online: endpoints.online,
       accountId: endpoints.accountId,
       arrivalsFolderId: endpoints.arrivalsFolderId,
       serviceOptions: services.options,
       serviceTypeId: services.typeId,
+      feedsAccountId: sql<number | null>`coalesce(${arrivalsFolders.accountId}, ${endpoints.accountId})`,
+      folderTypeId: arrivalsFolders.typeId,
+      folderOptions: arrivalsFolders.options,
+      workflowDefinition: workflows.definition,
+      accountMaxVideo: accounts.maxVideo,
     })
     .from(endpoints)
     .innerJoin(services, eq(services.id, endpoints.serviceId))
+    .leftJoin(arrivalsFolders, eq(arrivalsFolders.id, endpoints.arrivalsFolderId))
+    .leftJoin(workflows, eq(workflows.id, endpoints.workflowId))
+    .leftJoin(accounts, eq(accounts.id, sql`coalesce(${arrivalsFolders.accountId}, ${endpoints.accountId})`))
     .where(eq(services.edgeServerId, edgeServerId))
     .orderBy(asc(endpoints.id));
+
+/** The ingest formats of some accounts, in their order. */
+export const ingestFormatsOf = async (db: DbOrTx, accountIds: number[]) => {
+  const byAccount = new Map<number, string[]>();
+  if (!accountIds.length) return byAccount;
+  const rows = await db
+    .select({ accountId: ingestFormats.accountId, format: ingestFormats.format })
+    .from(ingestFormats)
+    .where(inArray(ingestFormats.accountId, accountIds))
+    .orderBy(asc(ingestFormats.accountId), asc(ingestFormats.position));
+  for (const row of rows) byAccount.set(row.accountId, [...(byAccount.get(row.accountId) ?? []), row.format]);
+  return byAccount;
+};
 
 export const findEdgeEndpoint = async (db: DbOrTx, edgeServerId: number, endpointId: number) => {
   const [row] = await db
@@ -88,6 +113,7 @@ const agentItemColumns = {
   isStream: ingestQueueItems.isStream,
   forced: ingestQueueItems.forced,
   accountId: ingestQueueItems.accountId,
+  arrivalsFolderId: ingestQueueItems.arrivalsFolderId,
 };
 
 /** Adds an item at the end of the edge's queue; the same endpoint and queue id answer the existing item. */
@@ -128,12 +154,17 @@ export const insertQueueItem = async (
   return { item: existing, created: false };
 };
 
-/** The edge's items waiting to be ingested, in the operators' order. */
-export const queuedItems = (db: DbOrTx, edgeServerId: number, limit: number) =>
+/** The edge's items in a status (waiting: queued; taken up again after an agent restart: ingesting), in the operators' order. */
+export const queuedItems = (
+  db: DbOrTx,
+  edgeServerId: number,
+  limit: number,
+  status: 'queued' | 'ingesting' = 'queued',
+) =>
   db
     .select(agentItemColumns)
     .from(ingestQueueItems)
-    .where(and(eq(ingestQueueItems.edgeServerId, edgeServerId), eq(ingestQueueItems.status, 'queued')))
+    .where(and(eq(ingestQueueItems.edgeServerId, edgeServerId), eq(ingestQueueItems.status, status)))
     .orderBy(asc(ingestQueueItems.rank), asc(ingestQueueItems.id))
     .limit(limit);
 
@@ -155,8 +186,11 @@ export const updateItemProgress = (
     proxyWidth?: number | null;
     proxyHeight?: number | null;
     fileSize?: number | null;
+    progress?: number | null;
+    contentHash?: string | null;
     log?: string;
   },
+  options: { started: boolean } = { started: false },
 ) =>
   db
     .update(ingestQueueItems)
@@ -167,8 +201,12 @@ export const updateItemProgress = (
       ...(change.proxyWidth !== undefined ? { proxyWidth: change.proxyWidth } : {}),
       ...(change.proxyHeight !== undefined ? { proxyHeight: change.proxyHeight } : {}),
       ...(change.fileSize !== undefined ? { fileSize: change.fileSize } : {}),
+      ...(change.contentHash !== undefined ? { contentHash: change.contentHash } : {}),
+      progress: change.status === 'ingesting' ? (change.progress ?? sql`${ingestQueueItems.progress}`) : null,
       ...(change.log ? { log: sql`${ingestQueueItems.log} || ${change.log}` } : {}),
-      ...(change.status === 'ingesting' ? { whenStarted: sql`now()`, whenFinished: null, error: null } : {}),
+      ...(options.started
+        ? { whenStarted: sql`now()`, whenFinished: null, error: null, progress: change.progress ?? 0 }
+        : {}),
       ...(['ingested', 'failed', 'missing', 'duplicated'].includes(change.status)
         ? { whenFinished: sql`now()` }
         : {}),
@@ -189,7 +227,9 @@ export const findIngestedItem = async (db: DbOrTx, id: number) => {
       proxyHeight: ingestQueueItems.proxyHeight,
       fileSize: ingestQueueItems.fileSize,
       thumbnailPath: ingestQueueItems.thumbnailPath,
+      contentHash: ingestQueueItems.contentHash,
       folderName: arrivalsFolders.name,
+      folderOptions: arrivalsFolders.options,
     })
     .from(ingestQueueItems)
     .leftJoin(arrivalsFolders, eq(arrivalsFolders.id, ingestQueueItems.arrivalsFolderId))
@@ -238,4 +278,32 @@ export const removeUnprocessedFile = async (db: DbOrTx, endpointId: number, path
     .where(and(eq(unprocessedFiles.endpointId, endpointId), eq(unprocessedFiles.path, path)))
     .returning({ forced: unprocessedFiles.forced });
   return removed.some((row) => row.forced);
+};
+
+/**
+ * An item of the same account and arrivals folder already ingested with this content (spec2 §4
+ * `duplicated`): the same file dropped again, under any name.
+ */
+export const findIngestedTwin = async (
+  db: DbOrTx,
+  item: { id: number; accountId: number | null; arrivalsFolderId: number | null; contentHash: string },
+) => {
+  const [row] = await db
+    .select({ id: ingestQueueItems.id, sourceName: ingestQueueItems.sourceName })
+    .from(ingestQueueItems)
+    .where(
+      and(
+        eq(ingestQueueItems.contentHash, item.contentHash),
+        eq(ingestQueueItems.status, 'ingested'),
+        item.accountId == null
+          ? isNull(ingestQueueItems.accountId)
+          : eq(ingestQueueItems.accountId, item.accountId),
+        item.arrivalsFolderId == null
+          ? isNull(ingestQueueItems.arrivalsFolderId)
+          : eq(ingestQueueItems.arrivalsFolderId, item.arrivalsFolderId),
+        sql`${ingestQueueItems.id} <> ${item.id}`,
+      ),
+    )
+    .limit(1);
+  return row;
 };

@@ -4,6 +4,7 @@ import {
   agentCommandDoneSchema,
   agentConfigurationSchema,
   agentHeartbeatSchema,
+  agentProgressAnswerSchema,
   agentQueueItemCreateSchema,
   agentQueueItemProgressSchema,
   agentQueueItemSchema,
@@ -82,6 +83,7 @@ export const registerAgentRoutes = async (
               ctx,
               edge: edgeOf(request),
               endpointVersions: request.body.endpointVersions,
+              endpointReports: request.body.endpointReports,
             }),
           ),
       );
@@ -112,12 +114,23 @@ export const registerAgentRoutes = async (
           schema: {
             tags,
             description: "The edge's queued items, in the operators' order",
-            querystring: z.object({ limit: z.coerce.number().int().min(1).max(100).default(10) }),
+            querystring: z.object({
+              limit: z.coerce.number().int().min(1).max(100).default(10),
+              /** ingesting: what this edge had under way, taken up again after its agent restarted. */
+              status: z.enum(['queued', 'ingesting']).default('queued'),
+            }),
             response: { 200: resultsOf(z.array(agentQueueItemSchema)) },
           },
         },
         async (request) =>
-          results(await service.queuedItems({ ctx, edge: edgeOf(request), limit: request.query.limit })),
+          results(
+            await service.queuedItems({
+              ctx,
+              edge: edgeOf(request),
+              limit: request.query.limit,
+              status: request.query.status,
+            }),
+          ),
       );
       app.post(
         '/queueItems',
@@ -138,10 +151,11 @@ export const registerAgentRoutes = async (
         {
           schema: {
             tags,
-            description: 'Progress of an item the agent works on',
+            description:
+              'Progress of an item the agent works on; answers the status it now has (duplicated when the folder already holds its content)',
             params: idParamSchema,
             body: agentQueueItemProgressSchema,
-            response: { 200: okSchema },
+            response: { 200: resultsOf(agentProgressAnswerSchema) },
           },
         },
         async (request) =>

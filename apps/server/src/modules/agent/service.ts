@@ -4,22 +4,29 @@ import type { Readable } from 'node:stream';
 import {
   AGENT_THUMBNAIL_MAX_BYTES,
   type AgentConfiguration,
+  type agentQueueItemProgressSchema,
   CHANNELS,
   DEFAULT_EDGE_ADVANCED_OPTIONS,
   EDGE_CONNECTED_WITHIN_SECONDS,
+  type EndpointReport,
   ERROR_CODES,
   endpointOptionsWithDefaults,
   findEndpointType,
   findServiceType,
+  ingestSettingsFor,
   MSG_AGENT_TOKEN,
   serviceOptionsWithDefaults,
   serviceOptionValues,
 } from '@media/contract';
+import type { z } from 'zod';
 import type { AppContext } from '../../platform/context.ts';
 import { sha256 } from '../../platform/crypto.ts';
+import type { DbOrTx } from '../../platform/db/client.ts';
 import { AppError, badRequest, notFound, unauthenticated } from '../../platform/errors.ts';
 import { storeStream } from '../../platform/storage.ts';
+import { recordEndpointReports } from '../edge/service.ts';
 import { addIngestedMedia } from '../nodes/service.ts';
+import { listItemFiles } from './item-files.ts';
 import * as repo from './repo.ts';
 
 export type AgentEdge = NonNullable<Awaited<ReturnType<typeof repo.findEdgeByTokenHash>>>;
@@ -53,15 +60,30 @@ export const heartbeat = async (options: {
   ctx: AppContext;
   edge: AgentEdge;
   endpointVersions: Record<string, string>;
+  endpointReports: EndpointReport[];
 }): Promise<AgentConfiguration> => {
   const { ctx, edge } = options;
+  await recordEndpointReports(ctx, edge.id, options.endpointReports);
   const wasConnected =
     edge.lastSeenAt != null && Date.now() - edge.lastSeenAt.getTime() < EDGE_CONNECTED_WITHIN_SECONDS * 1000;
   await repo.recordHeartbeat(ctx.db, edge.id, options.endpointVersions);
   if (!wasConnected) for (const channel of edgeListChannels(edge)) await ctx.publish(channel, [edge.id]);
   // The agent gets every option, with the catalogue's defaults for those nobody set.
-  const endpoints = (await repo.listEdgeEndpoints(ctx.db, edge.id)).map(
-    ({ serviceTypeId, serviceOptions, ...endpoint }) => ({
+  const rows = await repo.listEdgeEndpoints(ctx.db, edge.id);
+  const formats = await repo.ingestFormatsOf(ctx.db, [
+    ...new Set(rows.flatMap((row) => (row.feedsAccountId != null ? [row.feedsAccountId] : []))),
+  ]);
+  const endpoints = rows.map(
+    ({
+      serviceTypeId,
+      serviceOptions,
+      feedsAccountId,
+      folderTypeId,
+      folderOptions,
+      workflowDefinition,
+      accountMaxVideo,
+      ...endpoint
+    }) => ({
       ...endpoint,
       options: endpointOptionsWithDefaults(
         findEndpointType(endpoint.typeId)?.options ?? [],
@@ -70,6 +92,15 @@ export const heartbeat = async (options: {
       serviceOptions: serviceOptionValues(
         serviceOptionsWithDefaults(findServiceType(serviceTypeId)?.options ?? [], serviceOptions),
       ),
+      ingest:
+        feedsAccountId == null
+          ? null
+          : ingestSettingsFor({
+              workflowDefinition,
+              folder: folderTypeId != null ? { typeId: folderTypeId, options: folderOptions ?? {} } : null,
+              accountFormats: formats.get(feedsAccountId) ?? [],
+              accountMaxVideo,
+            }),
     }),
   );
   const files = await repo.listUnprocessedFiles(
@@ -132,13 +163,18 @@ export const registerQueueItem = async (options: {
     await publishQueueChange(ctx, edge, item);
     await ctx.publish(CHANNELS.unprocessedFiles(edge.id), [endpoint.id]);
   }
-  const { accountId: _accountId, ...answer } = item;
+  const { accountId: _accountId, arrivalsFolderId: _folderId, ...answer } = item;
   return answer;
 };
 
-export const queuedItems = async (options: { ctx: AppContext; edge: AgentEdge; limit: number }) =>
-  (await repo.queuedItems(options.ctx.db, options.edge.id, options.limit)).map(
-    ({ accountId: _accountId, ...item }) => item,
+export const queuedItems = async (options: {
+  ctx: AppContext;
+  edge: AgentEdge;
+  limit: number;
+  status?: 'queued' | 'ingesting';
+}) =>
+  (await repo.queuedItems(options.ctx.db, options.edge.id, options.limit, options.status)).map(
+    ({ accountId: _accountId, arrivalsFolderId: _folderId, ...item }) => item,
   );
 
 const requireItem = async (ctx: AppContext, edge: AgentEdge, id: number) => {
@@ -148,44 +184,73 @@ const requireItem = async (ctx: AppContext, edge: AgentEdge, id: number) => {
 };
 
 /**
- * The agent's report on an item it works on. An item a person took out of the queue meanwhile
- * (deleted, or set back to actionRequired) keeps that status: the agent is told with a 409.
+ * The agent's report on an item it works on: progress while `ingesting`, then how it ended. An item a
+ * person took out of the queue meanwhile (aborted, deleted, set back) keeps that status: the agent is told
+ * with a 409 and stops. The first report carries the content hash: the same content already ingested into
+ * the folder makes the item `duplicated`, which the answer says, so the agent stops too.
  */
 export const reportProgress = async (options: {
   ctx: AppContext;
   edge: AgentEdge;
   id: number;
-  change: Parameters<typeof repo.updateItemProgress>[2];
-}) => {
-  const { ctx, edge, id, change } = options;
+  change: AgentProgress;
+}): Promise<{ ok: true; status: string }> => {
+  const { ctx, edge, id } = options;
+  let change = options.change;
   const item = await requireItem(ctx, edge, id);
-  const from = change.status === 'ingesting' ? ['queued'] : ['ingesting', 'queued'];
+  const from = change.status === 'ingesting' ? ['queued', 'ingesting'] : ['ingesting', 'queued'];
   if (!from.includes(item.status))
     throw new AppError(ERROR_CODES.conflict, `The item is ${item.status}; it cannot become ${change.status}`);
+  if (change.contentHash && change.status === 'ingesting') {
+    const twin = await repo.findIngestedTwin(ctx.db, { ...item, contentHash: change.contentHash });
+    if (twin) {
+      const error = `Already ingested as ${twin.sourceName}`;
+      change = { status: 'duplicated', contentHash: change.contentHash, error, log: logLine(error) };
+    }
+  }
   // An ingested file of an account lands in its media tree in the same transaction.
   const landed = await ctx.db.transaction(async (tx) => {
-    await repo.updateItemProgress(tx, id, change);
+    await repo.updateItemProgress(tx, id, change, { started: item.status === 'queued' });
     if (change.status !== 'ingested' || item.accountId == null) return undefined;
-    const ingested = await repo.findIngestedItem(tx, id);
-    if (!ingested || ingested.accountId == null) return undefined;
-    return addIngestedMedia(tx, {
-      dataDir: ctx.config.dataDir,
-      accountId: ingested.accountId,
-      ingestQueueItemId: ingested.id,
-      folderName: ingested.folderName,
-      name: ingested.clipName || ingested.sourceName,
-      sourcePath: ingested.sourceName,
-      duration: ingested.duration,
-      width: ingested.proxyWidth,
-      height: ingested.proxyHeight,
-      size: ingested.fileSize,
-      thumbnailPath: ingested.thumbnailPath,
-    });
+    return landIngestedItem(ctx, tx, id, change);
   });
   await publishQueueChange(ctx, edge, item);
   if (landed?.created && item.accountId != null)
     await ctx.publish(CHANNELS.nodes(item.accountId), [landed.nodeId]);
-  return { ok: true as const };
+  return { ok: true as const, status: change.status };
+};
+
+type AgentProgress = z.infer<typeof agentQueueItemProgressSchema>;
+const logLine = (text: string) => `${new Date().toISOString()} ${text}\n`;
+
+/** The media row and node of an ingested item, from the files its agent uploaded. */
+const landIngestedItem = async (ctx: AppContext, tx: DbOrTx, id: number, change: AgentProgress) => {
+  const ingested = await repo.findIngestedItem(tx, id);
+  if (!ingested || ingested.accountId == null) return undefined;
+  const files = new Map((await listItemFiles(tx, id)).map((file) => [file.rendition, file]));
+  const proxy = files.get('proxy');
+  const targetFolder = ingested.folderOptions?.targetFolder;
+  return addIngestedMedia(tx, {
+    accountId: ingested.accountId,
+    ingestQueueItemId: ingested.id,
+    targetFolder: typeof targetFolder === 'string' ? targetFolder : null,
+    folderName: ingested.folderName,
+    name: ingested.clipName || ingested.sourceName,
+    sourcePath: ingested.sourceName,
+    duration: ingested.duration,
+    // The node's size is its proxy's; without a proxy it claims none.
+    width: proxy ? ingested.proxyWidth : null,
+    height: proxy ? ingested.proxyHeight : null,
+    fps: change.fps ?? null,
+    size: ingested.fileSize,
+    sourceWidth: change.sourceWidth ?? null,
+    sourceHeight: change.sourceHeight ?? null,
+    contentHash: ingested.contentHash,
+    proxyPath: proxy?.storagePath ?? null,
+    sourceFilePath: files.get('source')?.storagePath ?? null,
+    filmstripPath: files.get('filmstrip')?.storagePath ?? null,
+    posterPath: files.get('poster')?.storagePath ?? ingested.thumbnailPath,
+  });
 };
 
 /** Stores the item's thumbnail (a JPEG) and drops the one it replaces. */

@@ -13,11 +13,13 @@ export const ARRIVALS_ROOT_FOLDER = 'Arrivals';
 export const INGEST_QUEUE_ITEM_KEY = 'ingestQueueItemId';
 
 export type IngestedMedia = {
-  /** Where stored files live (config.dataDir). */
-  dataDir: string;
+  /** Where stored files live (config.dataDir), to copy a queue item's own thumbnail. */
+  dataDir?: string;
   accountId: number;
   /** The queue item the file came through. */
   ingestQueueItemId: number;
+  /** The arrivals folder's targetFolder option: the folder at the account's root ('Arrivals' when unset). */
+  targetFolder?: string | null;
   /** The arrivals folder's name; 'Arrivals' when the item has none. */
   folderName: string | null;
   /** The clip name, or the source file's name. */
@@ -30,8 +32,16 @@ export type IngestedMedia = {
   size?: number | null;
   /** The item's thumbnail, relative to DATA_DIR; copied, since the queue item may drop its own. */
   thumbnailPath?: string | null;
-  /** Relative to DATA_DIR when the file was uploaded; null while it stays on the edge server. */
-  storagePath?: string | null;
+  /** Storage keys of the renditions the agent uploaded: the proxy, the source, the filmstrip and the poster. */
+  proxyPath?: string | null;
+  sourceFilePath?: string | null;
+  filmstripPath?: string | null;
+  posterPath?: string | null;
+  fps?: number | null;
+  /** The source's own picture size, kept as metadata (the node's width and height are the proxy's). */
+  sourceWidth?: number | null;
+  sourceHeight?: number | null;
+  contentHash?: string | null;
 };
 
 /** A node name from free text: no slash, trimmed, within the length limit. */
@@ -100,7 +110,11 @@ export const addIngestedMedia = async (
   input: IngestedMedia,
 ): Promise<{ nodeId: number; created: boolean }> => {
   const root = await ensureAccountRoot(db, input.accountId);
-  const arrivals = await ensureFolder(db, root, ARRIVALS_ROOT_FOLDER);
+  const arrivals = await ensureFolder(
+    db,
+    root,
+    nodeName(input.targetFolder ?? ARRIVALS_ROOT_FOLDER, ARRIVALS_ROOT_FOLDER),
+  );
   const folder = await ensureFolder(
     db,
     arrivals,
@@ -124,17 +138,24 @@ export const addIngestedMedia = async (
       accountId: input.accountId,
       name,
       type: 'media',
-      storagePath: input.storagePath ?? null,
+      storagePath: input.proxyPath ?? null,
+      contentType: input.proxyPath ? 'video/mp4' : null,
+      sourcePath: input.sourceFilePath ?? null,
+      filmstripPath: input.filmstripPath ?? null,
+      contentHash: input.contentHash ?? null,
       duration: input.duration ?? null,
       width: input.width ?? null,
       height: input.height ?? null,
+      fps: input.fps ?? null,
       size: input.size ?? null,
     })
     .returning({ id: media.id });
   if (!row) throw new Error('media not created');
-  const thumbPath = input.thumbnailPath
-    ? await copyThumbnail(input.dataDir, input.accountId, input.thumbnailPath)
-    : null;
+  const thumbPath =
+    input.posterPath ??
+    (input.thumbnailPath && input.dataDir
+      ? await copyThumbnail(input.dataDir, input.accountId, input.thumbnailPath)
+      : null);
   const [thumb] = thumbPath
     ? await db
         .insert(thumbs)
@@ -147,6 +168,10 @@ export const addIngestedMedia = async (
     [INGEST_QUEUE_ITEM_KEY]: itemKey,
   };
   if (input.size != null) metadata.filesize = String(input.size);
+  if (input.sourceWidth != null && input.sourceHeight != null) {
+    metadata.sourcewidth = String(input.sourceWidth);
+    metadata.sourceheight = String(input.sourceHeight);
+  }
   const free = freeName(name, await takenNames(db, folder.id, name));
   const [node] = await db
     .insert(nodes)
