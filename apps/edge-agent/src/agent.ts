@@ -1,14 +1,26 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AgentCommand, AgentConfiguration, AgentEndpoint, AgentQueueItem } from '@media/contract';
-import { CloudClient, CloudError } from './cloud.ts';
-import { probe, proxySize, thumbnail } from './media.ts';
-import { isInsideRoots, listFiles, queueIdOf, SettleTracker } from './scanner.ts';
+import type {
+  AgentCommand,
+  AgentConfiguration,
+  AgentEndpoint,
+  AgentQueueItem,
+  EndpointReport,
+} from '@media/contract';
+import { probe } from '@media/media-tools';
+import { CloudClient } from './cloud.ts';
+import { ingestItem } from './ingest.ts';
+import { queueIdOf, SettleTracker } from './scanner.ts';
+import { type EndpointHealth, type FileSource, openSource } from './sources/index.ts';
 
-export const AGENT_VERSION = '0.2.0';
+export const AGENT_VERSION = '0.3.0';
 /** The endpoint types this agent can read; streams are not recorded by it yet. */
 export const SUPPORTED_ENDPOINT_TYPES = { LocalFolderEndpoint: '1.0' } as const;
+/** How long a measured endpoint health is reused before it is measured again. */
+const HEALTH_TTL_MS = 10_000;
+/** Extensions taken for media when only a download could tell (remote sources). */
+const MEDIA_EXTENSIONS =
+  /\.(mp4|m4v|mov|mxf|mkv|avi|mpg|mpeg|ts|m2ts|mts|webm|wmv|flv|3gp|dv|wav|mp3|aac|m4a|flac|aif|aiff|ogg|opus)$/i;
 
 export type AgentLog = (level: 'info' | 'warn' | 'error', message: string, details?: object) => void;
 
@@ -22,6 +34,10 @@ export type EdgeAgentSettings = {
   settleMs?: number;
   /** How often a folder is listed; by default the service's scanIntervalSeconds. */
   scanIntervalMs?: number;
+  /** The agent's own folder (work files, upload state); default: a folder in the system's temporary folder. */
+  stateDir?: string;
+  /** Threads ffmpeg may use per item (default: the cores shared by the edge's concurrent ingests). */
+  threads?: number;
   log?: AgentLog;
 };
 
@@ -46,9 +62,21 @@ export class EdgeAgent {
   private stopped = false;
   private endpoints = new Map<number, AgentEndpoint>();
   private readonly lastScan = new Map<number, number>();
+  /** Open sources by endpoint, reopened when the endpoint's settings change. */
+  private readonly sources = new Map<number, { key: string; source: FileSource | { error: string } }>();
+  private readonly health = new Map<number, { at: number; health: EndpointHealth }>();
+  private reports: EndpointReport[] = [];
+  /** Fires when the agent stops: ffmpeg and uploads end, work files stay for the next start. */
+  private readonly stopping = new AbortController();
+  private resumed = false;
+  private maxConcurrent = 2;
 
   constructor(private readonly settings: EdgeAgentSettings) {
     this.cloud = new CloudClient(settings.cloudUrl, settings.token);
+  }
+
+  private get stateDir() {
+    return this.settings.stateDir ?? path.join(os.tmpdir(), 'media-edge-agent');
   }
 
   private log: AgentLog = (level, message, details) => this.settings.log?.(level, message, details);
@@ -74,17 +102,79 @@ export class EdgeAgent {
   async stop() {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.stopping.abort(new Error('The agent is stopping'));
     await this.running;
+    await Promise.allSettled([...this.inFlight]);
+    for (const { source } of this.sources.values()) if ('close' in source) await source.close();
+  }
+
+  private readonly inFlight = new Set<Promise<void>>();
+
+  /** Resolves when the ingests under way have ended (tests and a clean stop wait on it). */
+  async idle() {
+    while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
   }
 
   /** One round: call in, answer commands, look for new files, ingest what is queued. */
   async tick() {
-    const configuration = await this.cloud.heartbeat(AGENT_VERSION, { ...SUPPORTED_ENDPOINT_TYPES });
+    const configuration = await this.cloud.heartbeat(
+      AGENT_VERSION,
+      { ...SUPPORTED_ENDPOINT_TYPES },
+      this.reports,
+    );
     this.endpoints = new Map(configuration.endpoints.map((endpoint) => [endpoint.id, endpoint]));
+    this.maxConcurrent = configuration.edgeServer.maxConcurrentIngests;
     for (const command of configuration.commands) await this.answer(command);
     this.forgetRescanned(configuration);
+    this.reports = await this.measure(configuration.endpoints);
     await this.scan(configuration);
-    await this.ingestQueued(configuration.edgeServer.maxConcurrentIngests);
+    if (!this.resumed) {
+      // Items this edge had under way when its agent stopped are taken up again first.
+      this.resumed = true;
+      await this.ingestItems(await this.cloud.queuedItems(100, 'ingesting'));
+    }
+    await this.ingestItems(await this.cloud.queuedItems(100));
+  }
+
+  /** The source of an endpoint, opened once per settings. */
+  private sourceOf(endpoint: AgentEndpoint) {
+    const key = JSON.stringify([endpoint.typeId, endpoint.options]);
+    const known = this.sources.get(endpoint.id);
+    if (known?.key === key) return known.source;
+    if (known && 'close' in known.source) void known.source.close();
+    const source = openSource(endpoint, { allowedRoots: this.settings.allowedRoots ?? [] });
+    this.sources.set(endpoint.id, { key, source });
+    this.health.delete(endpoint.id);
+    if ('error' in source)
+      this.warnOnce(`open:${endpoint.id}:${source.error}`, `Endpoint "${endpoint.name}": ${source.error}`);
+    return source;
+  }
+
+  /** What the heartbeat reports of each endpoint: measured, never assumed (health kept for a few seconds). */
+  private async measure(endpoints: AgentEndpoint[]): Promise<EndpointReport[]> {
+    const now = Date.now();
+    return Promise.all(
+      endpoints.map(async (endpoint): Promise<EndpointReport> => {
+        if (endpoint.status === 'disabled')
+          return { endpointId: endpoint.id, online: false, status: 'disabled', message: 'Disabled' };
+        if (!endpoint.online)
+          return { endpointId: endpoint.id, online: false, status: 'warning', message: 'Switched offline' };
+        const source = this.sourceOf(endpoint);
+        if ('error' in source)
+          return { endpointId: endpoint.id, online: false, status: 'error', message: source.error };
+        const cached = this.health.get(endpoint.id);
+        if (cached && now - cached.at < HEALTH_TTL_MS) return { endpointId: endpoint.id, ...cached.health };
+        const health = await source.health().catch(
+          (error: unknown): EndpointHealth => ({
+            online: false,
+            status: 'error',
+            message: error instanceof Error ? error.message : String(error),
+          }),
+        );
+        this.health.set(endpoint.id, { at: now, health });
+        return { endpointId: endpoint.id, ...health };
+      }),
+    );
   }
 
   private async answer(command: AgentCommand) {
@@ -141,48 +231,31 @@ export class EdgeAgent {
     }
   }
 
-  private folderOf(endpoint: AgentEndpoint) {
-    const folder = endpoint.options.path;
-    if (typeof folder !== 'string' || folder === '') return undefined;
-    if (!isInsideRoots(folder, this.settings.allowedRoots ?? [])) {
-      this.warnOnce(
-        `root:${endpoint.id}:${folder}`,
-        `Endpoint "${endpoint.name}" points at ${folder}, outside the folders this agent may read`,
-      );
-      return undefined;
-    }
-    return path.resolve(folder);
-  }
-
   private async scan(configuration: AgentConfiguration) {
     const forced = new Set(configuration.forcedFiles.map((file) => key(file.endpointId, file.path)));
     for (const endpoint of configuration.endpoints) {
-      if (endpoint.status === 'disabled') continue;
-      if (!(endpoint.typeId in SUPPORTED_ENDPOINT_TYPES)) {
-        this.warnOnce(
-          `type:${endpoint.id}`,
-          `Endpoint "${endpoint.name}": ${endpoint.typeId} is not read by this agent`,
-        );
-        continue;
-      }
-      const folder = this.folderOf(endpoint);
-      if (!folder) continue;
+      if (endpoint.status === 'disabled' || !endpoint.online) continue;
+      const source = this.sourceOf(endpoint);
+      if ('error' in source) continue;
+      if (this.reports.find((report) => report.endpointId === endpoint.id)?.status === 'error') continue;
       const now = Date.now();
       const interval =
         this.settings.scanIntervalMs ?? positive(endpoint.serviceOptions.scanIntervalSeconds, 10) * 1000;
       if (forced.size === 0 && now - (this.lastScan.get(endpoint.id) ?? 0) < interval) continue;
       this.lastScan.set(endpoint.id, now);
       const settleMs = this.settings.settleMs ?? positive(endpoint.serviceOptions.settleSeconds, 5) * 1000;
-      const files = await listFiles(folder, {
+      const files = await source.list({
         recursive: endpoint.options.recursive !== false,
         mask: typeof endpoint.options.fileMask === 'string' ? endpoint.options.fileMask : '',
+        limit: 10_000,
       });
       for (const file of files) {
         const id = key(endpoint.id, file.relativePath);
         const isForced = forced.has(id);
         if (this.registered.has(id) && !isForced) continue;
-        if (!isForced && !this.settle.settled(file, now, settleMs)) continue;
-        if (!isForced && !(await probe(file.absolutePath))) {
+        const settleKey = { ...file, absolutePath: id };
+        if (!isForced && !this.settle.settled(settleKey, now, settleMs)) continue;
+        if (!isForced && !(await this.looksLikeMedia(source, file.relativePath))) {
           if (!this.reportedUnprocessed.has(id)) {
             await this.cloud.reportUnprocessed(endpoint.id, file.relativePath);
             this.reportedUnprocessed.add(id);
@@ -197,105 +270,64 @@ export class EdgeAgent {
         });
         this.reportedUnprocessed.delete(id);
         this.registered.add(id);
-        this.settle.forget(file.absolutePath);
+        this.settle.forget(id);
       }
     }
+  }
+
+  /** Media by ffprobe where it can read the file cheaply, else by its extension. */
+  private async looksLikeMedia(source: FileSource, relativePath: string) {
+    const input = await source.probeInput(relativePath);
+    if (input === undefined) return MEDIA_EXTENSIONS.test(relativePath);
+    return (await probe(input)) !== null;
   }
 
   /**
-   * Takes queued items in the operators' order, up to the edge's concurrent ingests and, per service,
-   * its 'Files at a time'.
+   * Takes items in the operators' order, up to the edge's concurrent ingests and, per service, its 'Files at
+   * a time'; each runs on its own, so the next heartbeat comes on time and can take more.
    */
-  private async ingestQueued(maxConcurrent: number) {
-    const free = Math.max(0, maxConcurrent - this.working.size);
-    if (free === 0) return;
+  private async ingestItems(items: AgentQueueItem[]) {
     const perService = new Map<number, number>();
     for (const serviceId of this.working.values())
       perService.set(serviceId, (perService.get(serviceId) ?? 0) + 1);
-    const chosen: AgentQueueItem[] = [];
-    for (const item of await this.cloud.queuedItems(100)) {
-      if (chosen.length >= free) break;
+    for (const item of items) {
+      if (this.working.size >= this.maxConcurrent || this.stopped) break;
       if (this.working.has(item.id) || item.isStream) continue;
       const endpoint = item.endpointId != null ? this.endpoints.get(item.endpointId) : undefined;
-      const serviceId = endpoint?.serviceId ?? 0;
-      const limit = endpoint ? positive(endpoint.serviceOptions.maxConcurrentFiles, 2) : 1;
-      if ((perService.get(serviceId) ?? 0) >= limit) continue;
-      perService.set(serviceId, (perService.get(serviceId) ?? 0) + 1);
-      this.working.set(item.id, serviceId);
-      chosen.push(item);
+      if (!endpoint) continue;
+      const source = this.sourceOf(endpoint);
+      if ('error' in source) continue;
+      const limit = positive(endpoint.serviceOptions.maxConcurrentFiles, 2);
+      if ((perService.get(endpoint.serviceId) ?? 0) >= limit) continue;
+      perService.set(endpoint.serviceId, (perService.get(endpoint.serviceId) ?? 0) + 1);
+      this.working.set(item.id, endpoint.serviceId);
+      const run = ingestItem(
+        {
+          cloud: this.cloud,
+          cloudUrl: this.settings.cloudUrl,
+          token: this.settings.token,
+          stateDir: this.stateDir,
+          threads:
+            this.settings.threads ??
+            Math.max(1, Math.floor(os.availableParallelism() / Math.max(1, this.maxConcurrent))),
+        },
+        item,
+        endpoint,
+        source,
+        this.stopping.signal,
+      )
+        .catch((error: unknown) =>
+          this.log(
+            'warn',
+            `ingest of ${item.sourceName}: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        )
+        .finally(() => {
+          this.working.delete(item.id);
+          this.inFlight.delete(run);
+        });
+      this.inFlight.add(run);
     }
-    await Promise.all(chosen.map((item) => this.ingest(item)));
-  }
-
-  private async ingest(item: AgentQueueItem) {
-    try {
-      await this.cloud.reportProgress(item.id, {
-        status: 'ingesting',
-        log: line(`Ingest of ${item.sourceName} started`),
-      });
-      await this.cloud.reportProgress(item.id, await this.work(item));
-    } catch (error) {
-      // 409: a person took the item out of the queue meanwhile; their decision stands.
-      if (!(error instanceof CloudError && error.status === 409)) {
-        const message = error instanceof Error ? error.message : String(error);
-        await this.cloud
-          .reportProgress(item.id, { status: 'failed', error: message, log: line(`Failed: ${message}`) })
-          .catch(() => undefined);
-      }
-    } finally {
-      this.working.delete(item.id);
-    }
-  }
-
-  private async work(item: AgentQueueItem) {
-    const endpoint = item.endpointId != null ? this.endpoints.get(item.endpointId) : undefined;
-    const folder = endpoint && this.folderOf(endpoint);
-    if (!folder) {
-      const error = 'The endpoint of this item is gone or cannot be read';
-      return { status: 'failed' as const, error, log: line(error) };
-    }
-    const file = path.resolve(folder, item.sourceName);
-    if (!isInsideRoots(file, [folder])) {
-      const error = 'The file lies outside its endpoint folder';
-      return { status: 'failed' as const, error, log: line(error) };
-    }
-    const info = await probe(file);
-    if (!info) {
-      if (!fs.existsSync(file))
-        return {
-          status: 'missing' as const,
-          error: 'The file is no longer there',
-          log: line('File missing'),
-        };
-      if (item.forced)
-        return {
-          status: 'ingested' as const,
-          fileSize: (await fs.promises.stat(file)).size,
-          log: line('Forced past the media check: not a media file, no proxy made'),
-        };
-      return {
-        status: 'failed' as const,
-        error: 'Not a media file',
-        log: line('ffprobe found no audio or video'),
-      };
-    }
-    const lines = [line(`Probed: ${describe(info)}`)];
-    let size: { width: number; height: number } | null = null;
-    if (info.hasVideo && info.width && info.height) {
-      size = proxySize(info.width, info.height);
-      await this.cloud.uploadThumbnail(item.id, await thumbnail(file, info));
-      lines.push(line(`Thumbnail made; proxy size ${size.width}x${size.height}`));
-    }
-    lines.push(line('Ingested'));
-    const { size: fileSize } = await fs.promises.stat(file);
-    return {
-      status: 'ingested' as const,
-      duration: info.duration,
-      fileSize,
-      proxyWidth: size?.width ?? null,
-      proxyHeight: size?.height ?? null,
-      log: lines.join(''),
-    };
   }
 }
 
@@ -305,10 +337,3 @@ const positive = (value: string | undefined, fallback: number) => {
   const n = Number(value);
   return Number.isFinite(n) && n > 0 ? n : fallback;
 };
-const line = (text: string) => `${new Date().toISOString()} ${text}\n`;
-const describe = (info: Awaited<ReturnType<typeof probe>> & object) =>
-  [
-    info.hasVideo ? `video ${info.width}x${info.height}` : 'no video',
-    info.hasAudio ? 'audio' : 'no audio',
-    info.duration != null ? `${round(info.duration)} s` : 'duration unknown',
-  ].join(', ');

@@ -10,6 +10,8 @@ Usage: EDGE_TOKEN=<token> media-edge-agent --cloud <url> [--root <folder>]... [-
   --cloud <url>     Address of the cloud, e.g. http://localhost:8080
   --root <folder>   A folder the agent may read (repeatable); endpoints pointing elsewhere are refused.
                     Without --root the agent reads any folder an endpoint names.
+  --state <folder>  The agent's own folder: work files and unfinished uploads, kept across restarts
+                    (default: media-edge-agent in the system's temporary folder)
   --check           Check that the cloud answers and which API versions it speaks, then exit
   --help            Show this text
 
@@ -22,6 +24,7 @@ const main = async () => {
     options: {
       cloud: { type: 'string' },
       root: { type: 'string', multiple: true, default: [] },
+      state: { type: 'string' },
       check: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -42,6 +45,7 @@ const main = async () => {
     cloudUrl: values.cloud,
     token,
     allowedRoots: values.root,
+    stateDir: values.state,
     log: (level, message) => process.stderr.write(`${new Date().toISOString()} ${level} ${message}\n`),
   });
   agent.start();

@@ -4,8 +4,11 @@ import {
   API_VERSION_HEADER,
   type ApiVersions,
   agentConfigurationSchema,
+  agentProgressAnswerSchema,
+  type agentQueueItemProgressSchema,
   agentQueueItemSchema,
   apiVersionsSchema,
+  type EndpointReport,
   errorText,
 } from '@media/contract';
 import { z } from 'zod';
@@ -38,9 +41,18 @@ export class CloudClient {
     private readonly token: string,
   ) {}
 
-  private async headers(extra: Record<string, string> = {}) {
+  /** The ingest API version the cloud speaks, asked once. */
+  async ingestApiVersion() {
     this.apiVersion ??= (await fetchApiVersions({ cloudUrl: this.cloudUrl })).ingest;
-    return { authorization: `Bearer ${this.token}`, [API_VERSION_HEADER]: this.apiVersion, ...extra };
+    return this.apiVersion;
+  }
+
+  private async headers(extra: Record<string, string> = {}) {
+    return {
+      authorization: `Bearer ${this.token}`,
+      [API_VERSION_HEADER]: await this.ingestApiVersion(),
+      ...extra,
+    };
   }
 
   private async call<T>(
@@ -66,8 +78,16 @@ export class CloudClient {
     return z.object({ results: schema }).parse(payload).results;
   }
 
-  heartbeat(agentVersion: string, endpointVersions: Record<string, string>): Promise<AgentConfiguration> {
-    return this.call('POST', 'heartbeat', agentConfigurationSchema, { agentVersion, endpointVersions });
+  heartbeat(
+    agentVersion: string,
+    endpointVersions: Record<string, string>,
+    endpointReports: EndpointReport[] = [],
+  ): Promise<AgentConfiguration> {
+    return this.call('POST', 'heartbeat', agentConfigurationSchema, {
+      agentVersion,
+      endpointVersions,
+      endpointReports,
+    });
   }
 
   completeCommand(id: number, result: Record<string, string | number | boolean | null>) {
@@ -78,22 +98,13 @@ export class CloudClient {
     return this.call('POST', 'queueItems', agentQueueItemSchema, item);
   }
 
-  queuedItems(limit: number): Promise<AgentQueueItem[]> {
-    return this.call('GET', `queueItems?limit=${limit}`, z.array(agentQueueItemSchema));
+  queuedItems(limit: number, status: 'queued' | 'ingesting' = 'queued'): Promise<AgentQueueItem[]> {
+    return this.call('GET', `queueItems?limit=${limit}&status=${status}`, z.array(agentQueueItemSchema));
   }
 
-  reportProgress(
-    id: number,
-    change: {
-      status: 'ingesting' | 'ingested' | 'failed' | 'missing' | 'duplicated';
-      error?: string | null;
-      duration?: number | null;
-      proxyWidth?: number | null;
-      proxyHeight?: number | null;
-      log?: string;
-    },
-  ) {
-    return this.call('POST', `queueItems/${id}`, z.unknown(), change);
+  /** Answers the item's status after the report (duplicated when the cloud already holds its content). */
+  reportProgress(id: number, change: z.input<typeof agentQueueItemProgressSchema>) {
+    return this.call('POST', `queueItems/${id}`, agentProgressAnswerSchema, change);
   }
 
   uploadThumbnail(id: number, jpeg: Buffer) {

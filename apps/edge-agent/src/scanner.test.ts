@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { proxySize } from './media.ts';
 import { fileMaskMatcher, isInsideRoots, listFiles, queueIdOf, SettleTracker } from './scanner.ts';
 
 describe('isInsideRoots', () => {
@@ -54,21 +53,6 @@ describe('queueIdOf', () => {
         expect(id).toBe(queueIdOf(endpointId, relativePath));
         expect(id).toMatch(/^[A-Za-z0-9._-]{1,100}$/);
         expect(id).not.toBe(queueIdOf(endpointId + 1, relativePath));
-      }),
-    );
-  });
-});
-
-describe('proxySize', () => {
-  it('is at most 640 wide, even, and keeps the aspect ratio within rounding', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 2, max: 8192 }), fc.integer({ min: 2, max: 8192 }), (width, height) => {
-        const size = proxySize(width, height);
-        expect(size.width).toBeLessThanOrEqual(Math.max(640, 2));
-        expect(size.width % 2).toBe(0);
-        expect(size.height % 2).toBe(0);
-        const scale = Math.min(1, 640 / width);
-        expect(Math.abs(size.height - height * scale)).toBeLessThanOrEqual(2);
       }),
     );
   });

@@ -66,8 +66,10 @@ describe(`local edge agent (${testDriver()})`, () => {
   it('queues a dropped video and ingests it: duration, proxy size, thumbnail and log', async () => {
     await agent.tick();
     await agent.tick();
+    await agent.idle();
     const [clip] = (await items()).filter((item) => item.sourceName === 'clip.mp4');
-    expect(clip).toMatchObject({ status: 'ingested', clipName: 'clip', proxyWidth: 320, proxyHeight: 240 });
+    // No account: the default ingest format (PAL wide, standard), never above the source's 240 lines.
+    expect(clip).toMatchObject({ status: 'ingested', clipName: 'clip', proxyWidth: 426, proxyHeight: 240 });
     expect(clip?.duration).toBeGreaterThan(1.5);
     expect(clip?.fileSize).toBe(fs.statSync(path.join(local.folders.arrivals, 'clip.mp4')).size);
     expect(clip?.log).toContain('Ingested');
@@ -90,6 +92,7 @@ describe(`local edge agent (${testDriver()})`, () => {
       .where(eq(unprocessedFiles.path, 'notes.txt'));
     await agent.tick();
     await agent.tick();
+    await agent.idle();
     const [item] = (await items()).filter((row) => row.sourceName === 'notes.txt');
     expect(item?.status).toBe('ingested');
     expect(item?.log).toContain('Forced past the media check');
@@ -147,9 +150,15 @@ describe(`local edge agent (${testDriver()})`, () => {
       name: 'Elsewhere',
       typeId: 'LocalFolderEndpoint',
       options: { path: outside },
+      online: true,
     });
     await agent.tick();
+    await agent.tick();
     expect((await items()).some((item) => item.sourceName === 'secret.mp4')).toBe(false);
+    // The agent says why, and the endpoint is not shown OK.
+    const [elsewhere] = await t.ctx.db.select().from(endpoints).where(eq(endpoints.name, 'Elsewhere'));
+    expect(elsewhere).toMatchObject({ status: 'error' });
+    expect(elsewhere?.statusMessage).toContain('outside the folders this agent may read');
     fs.rmSync(outside, { recursive: true, force: true });
   });
 });

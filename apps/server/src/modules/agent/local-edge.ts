@@ -16,7 +16,7 @@ export const LOCAL_ENDPOINT_NAME = 'Local arrivals folder';
 /** Where the local edge reads from: DATA_DIR/edge, with one watched folder made at first start. */
 export const localEdgeFolders = (dataDir: string) => {
   const root = path.join(dataDir, 'edge');
-  return { root, arrivals: path.join(root, 'arrivals') };
+  return { root, arrivals: path.join(root, 'arrivals'), state: path.join(dataDir, 'edge-state') };
 };
 
 /**
@@ -95,6 +95,7 @@ export const startLocalEdge = async (ctx: AppContext, cloudUrl: string) => {
     cloudUrl,
     token: local.token,
     allowedRoots: [local.folders.root],
+    stateDir: local.folders.state,
     log: (level, message, details) =>
       ctx.log[level]({ ...details, edgeServerId: local.edgeServerId }, message),
   });

@@ -47,7 +47,7 @@ const targetOf = async (
     throw refuse(400, `rendition must be one of ${ITEM_FILE_RENDITIONS.join(', ')}`);
   const item = await repo.findAgentItem(ctx.db, edge.id, id);
   if (!item) throw refuse(404, 'Queue item not found');
-  if (item.status !== 'ingesting') throw refuse(409, `The item is ${item.status}; it takes no files`);
+  if (item.status !== 'ingesting') throw refuse(403, `The item is ${item.status}; it takes no files`);
   return { item, rendition };
 };
 

@@ -1,0 +1,17 @@
+import { openFolderSource } from './local-folder.ts';
+import type { OpenSource } from './source.ts';
+
+export type { EndpointHealth, FileSource, OpenSource, SourceFile } from './source.ts';
+
+/**
+ * The source of a file endpoint, or why this agent cannot read it; that reason is the endpoint's reported
+ * `error` (DESIGN: a type the agent cannot serve is an error with its reason, never OK).
+ */
+export const openSource: OpenSource = (endpoint, settings) => {
+  switch (endpoint.typeId) {
+    case 'LocalFolderEndpoint':
+      return openFolderSource(endpoint, 'path', settings);
+    default:
+      return { error: `This agent cannot read ${endpoint.typeId} endpoints yet` };
+  }
+};
