@@ -137,15 +137,15 @@ describe(`ingested files land in the media tree (${testDriver()})`, () => {
         .from(media)
         .where(eq(media.id, source.mediaId as number)),
     );
-    // The file stays on the edge server: no stored copy.
+    // No proxy was uploaded: no stored copy, and no picture size that would claim it plays.
     expect(row).toMatchObject({
       accountId: w.account.id,
       name: 'A001',
       type: 'media',
       storagePath: null,
       duration: 12.5,
-      width: 640,
-      height: 360,
+      width: null,
+      height: null,
       size: 7_340_032,
     });
     const thumb = one(
