@@ -249,7 +249,10 @@ const landIngestedItem = async (ctx: AppContext, tx: DbOrTx, id: number, change:
     proxyPath: proxy?.storagePath ?? null,
     sourceFilePath: files.get('source')?.storagePath ?? null,
     filmstripPath: files.get('filmstrip')?.storagePath ?? null,
-    posterPath: files.get('poster')?.storagePath ?? ingested.thumbnailPath,
+    posterPath: files.get('poster')?.storagePath ?? null,
+    // Without a poster, a copy of the item's thumbnail (the item may drop its own).
+    dataDir: ctx.config.dataDir,
+    thumbnailPath: ingested.thumbnailPath,
   });
 };
 
