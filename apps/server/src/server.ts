@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import { startLocalEdge } from './modules/agent/local-edge.ts';
+import { LOCAL_EDGE_NAME, LOCAL_ENDPOINT_NAME, startLocalEdge } from './modules/agent/local-edge.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { DataDirInUseError } from './platform/db/data-dir-lock.ts';
 import { createContext } from './platform/start.ts';
@@ -32,7 +32,9 @@ const main = async () => {
     localEdge = await startLocalEdge(ctx, `http://${loopback}:${config.port}`);
     if (localEdge)
       process.stdout.write(
-        `\n  Local edge server: files dropped into ${localEdge.folders.arrivals} are ingested.\n`,
+        localEdge.target
+          ? `\n  Local edge server: media files dropped into ${localEdge.folders.arrivals} appear in ${localEdge.target.account} → Arrivals/${localEdge.target.folder}.\n`
+          : `\n  Local edge server: it watches ${localEdge.folders.arrivals}; assign its endpoint "${LOCAL_ENDPOINT_NAME}" to an account's arrivals folder (Edge servers → ${LOCAL_EDGE_NAME} → services → endpoints) and dropped media files appear in that account's media tree.\n`,
       );
   }
   if (outcome.generatedAdminPassword) {

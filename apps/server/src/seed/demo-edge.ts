@@ -65,6 +65,9 @@ export const makeEndpointRow = async (
   return row;
 };
 
+/** Where the local edge's folder feeds with the demo data: a new user's dropped file shows up there at once. */
+export const DEMO_LOCAL_EDGE_TARGET = { account: 'evening-news', arrivalsFolder: 'Incoming rushes' } as const;
+
 export const makeArrivalsFolderRow = async (
   db: DbOrTx,
   overrides: Partial<typeof arrivalsFolders.$inferInsert> & { accountId: number },
@@ -170,7 +173,7 @@ export const seedDemoEdge = async (db: DbOrTx, input: DemoEdgeInput) => {
           name,
           typeId: (ARRIVALS_FOLDER_TYPES[index] as { id: string }).id,
           priority: index,
-          options: { targetFolder: name },
+          options: { targetFolder: 'Arrivals' },
         }),
       );
     folders.set(account.id, made);

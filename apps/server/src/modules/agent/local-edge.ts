@@ -2,11 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_EDGE_ADVANCED_OPTIONS } from '@media/contract';
 import { EdgeAgent } from '@media/edge-agent';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../platform/context.ts';
 import { randomToken, sha256 } from '../../platform/crypto.ts';
+import { DEMO_LOCAL_EDGE_TARGET } from '../../seed/demo-edge.ts';
+import { arrivalsFolders } from '../arrivals/tables.ts';
 import { installation } from '../config/tables.ts';
 import { edgeServers, endpoints, services } from '../edge/tables.ts';
+import { accounts } from '../organisation/tables.ts';
 import { users } from '../users/tables.ts';
 
 const LOCAL_EDGE_KEY = 'local_edge_server_id';
@@ -71,12 +74,28 @@ export const ensureLocalEdge = async (ctx: AppContext) => {
       .returning({ id: services.id });
     if (!service) throw new Error('The local edge service was not created');
     await tx.update(services).set({ serviceGroupId: service.id }).where(eq(services.id, service.id));
+    // With the demo data, the folder feeds a demo account at once; otherwise a person assigns it.
+    const [demoFolder] = ctx.config.seedDemo
+      ? await tx
+          .select({ id: arrivalsFolders.id, accountId: arrivalsFolders.accountId })
+          .from(arrivalsFolders)
+          .innerJoin(accounts, eq(accounts.id, arrivalsFolders.accountId))
+          .where(
+            and(
+              eq(accounts.name, DEMO_LOCAL_EDGE_TARGET.account),
+              eq(arrivalsFolders.name, DEMO_LOCAL_EDGE_TARGET.arrivalsFolder),
+            ),
+          )
+          .limit(1)
+      : [];
     await tx.insert(endpoints).values({
       serviceId: service.id,
       name: LOCAL_ENDPOINT_NAME,
       typeId: 'LocalFolderEndpoint',
       options: { path: folders.arrivals },
       online: true,
+      accountId: demoFolder?.accountId ?? null,
+      arrivalsFolderId: demoFolder?.id ?? null,
     });
     await tx
       .insert(installation)
@@ -84,7 +103,17 @@ export const ensureLocalEdge = async (ctx: AppContext) => {
       .onConflictDoUpdate({ target: installation.key, set: { value: String(edge.id) } });
     return edge.id;
   });
-  return edgeServerId === undefined ? undefined : { edgeServerId, token, folders };
+  if (edgeServerId === undefined) return undefined;
+  // Where dropped files go, for the start message.
+  const [target] = await ctx.db
+    .select({ account: accounts.name, folder: arrivalsFolders.name })
+    .from(endpoints)
+    .innerJoin(services, eq(services.id, endpoints.serviceId))
+    .innerJoin(arrivalsFolders, eq(arrivalsFolders.id, endpoints.arrivalsFolderId))
+    .innerJoin(accounts, eq(accounts.id, arrivalsFolders.accountId))
+    .where(and(eq(services.edgeServerId, edgeServerId), eq(endpoints.name, LOCAL_ENDPOINT_NAME)))
+    .limit(1);
+  return { edgeServerId, token, folders, target };
 };
 
 /** Starts the in-process agent against this server; answers a stop function. */
