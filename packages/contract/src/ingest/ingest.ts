@@ -181,6 +181,8 @@ export const ingestQueueItemSchema = z.object({
   duration: z.number().nullable().describe('Seconds'),
   proxyWidth: z.number().int().nullable(),
   proxyHeight: z.number().int().nullable(),
+  /** Percent done while ingesting (the agent's report); null otherwise. */
+  progress: z.number().int().nullable(),
   error: z.string().nullable(),
   forced: z.boolean(),
   /** The file or stream name as the edge saw it. */

@@ -43,6 +43,7 @@ const toItem = (
   duration: row.duration,
   proxyWidth: row.proxyWidth,
   proxyHeight: row.proxyHeight,
+  progress: row.status === 'ingesting' ? row.progress : null,
   error: row.error,
   forced: row.forced,
   sourceName: row.sourceName,

@@ -103,6 +103,7 @@ const itemColumns = {
   duration: ingestQueueItems.duration,
   proxyWidth: ingestQueueItems.proxyWidth,
   proxyHeight: ingestQueueItems.proxyHeight,
+  progress: ingestQueueItems.progress,
   error: ingestQueueItems.error,
   forced: ingestQueueItems.forced,
   version: ingestQueueItems.version,

@@ -173,9 +173,9 @@ const StatusCell = ({ item }: { item: IngestQueueItem }) =>
   item.error ? (
     <Tooltip label={item.error} multiline w={320} openDelay={300}>
       <span>
-        <IngestStatusBadge status={item.status} />
+        <IngestStatusBadge status={item.status} progress={item.progress} />
       </span>
     </Tooltip>
   ) : (
-    <IngestStatusBadge status={item.status} />
+    <IngestStatusBadge status={item.status} progress={item.progress} />
   );

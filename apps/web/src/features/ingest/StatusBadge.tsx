@@ -1,4 +1,4 @@
-import { Badge } from '@mantine/core';
+import { Badge, Progress, Stack } from '@mantine/core';
 import type { IngestStatus } from '@media/contract';
 
 const COLORS: Record<IngestStatus, string> = {
@@ -13,8 +13,23 @@ const COLORS: Record<IngestStatus, string> = {
   unknown: 'gray',
 };
 
-export const IngestStatusBadge = ({ status }: { status: IngestStatus }) => (
-  <Badge color={COLORS[status]} variant="light" tt="none" data-testid="ingest-status">
-    {status}
-  </Badge>
-);
+/** The status; an item being ingested shows how far it is ('ingesting 42%'), with a bar under the word. */
+export const IngestStatusBadge = ({
+  status,
+  progress,
+}: {
+  status: IngestStatus;
+  progress?: number | null;
+}) =>
+  status === 'ingesting' && progress != null ? (
+    <Stack gap={2} w={110} data-testid="ingest-status" aria-label={`ingesting, ${progress}% done`}>
+      <Badge color={COLORS[status]} variant="light" tt="none">
+        {`ingesting ${progress}%`}
+      </Badge>
+      <Progress value={progress} size="xs" color={COLORS[status]} animated aria-hidden />
+    </Stack>
+  ) : (
+    <Badge color={COLORS[status]} variant="light" tt="none" data-testid="ingest-status">
+      {status}
+    </Badge>
+  );

@@ -27,6 +27,7 @@ const item = (id: number, fields: Partial<IngestQueueItem> = {}): IngestQueueIte
   duration: null,
   proxyWidth: null,
   proxyHeight: null,
+  progress: null,
   error: null,
   forced: false,
   sourceName: `file${id}.mov`,
