@@ -1,7 +1,7 @@
 import { CHANNELS, EDGE_RULE_MESSAGES, OPTION_MESSAGES, SOURCE_ENDPOINT_TYPES } from '@media/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { edgeCommands, endpoints } from '../src/modules/edge/tables.ts';
+import { edgeCommands, edgeServers, endpoints } from '../src/modules/edge/tables.ts';
 import { ingestQueueItems } from '../src/modules/ingest/tables.ts';
 import { makeQueueItemRow } from '../src/seed/demo-edge.ts';
 import { grantAccountAccess } from '../src/seed/factories.ts';
@@ -67,7 +67,8 @@ describe(`edge endpoints (${testDriver()})`, () => {
       edgeServerId: siteEdge.id,
       accountId: null,
       siteId: null,
-      status: 'ok',
+      // Its edge server's agent has never called in: nothing measured, so not 'ok'.
+      status: 'error',
       online: false,
       pendingSettings: false,
       options: { path: '/media/in', recursive: true, fileMask: '*' },
@@ -155,7 +156,7 @@ describe(`edge endpoints (${testDriver()})`, () => {
     expect(ofEdge.body.results.every((point) => point.edgeServerId === siteEdge.id)).toBe(true);
   });
 
-  it('saves an endpoint with pendingSettings set to its online value, or renames it', async () => {
+  it('saves an endpoint with the Online switch and pendingSettings set to its online value, or renames it', async () => {
     const path = `/api/endpoints/${endpoint.id}`;
     await t.ctx.db.update(endpoints).set({ online: true }).where(eq(endpoints.id, endpoint.id));
     const saved = await owner.client.post<Results<Endpoint>>(path, {
@@ -172,12 +173,20 @@ describe(`edge endpoints (${testDriver()})`, () => {
       pendingSettings: false,
     });
     expect(saved.status).toBe(200);
+    // Switched off: nothing to wait for.
     expect(saved.body.results).toMatchObject({
       name: 'Ingest folder',
-      online: true,
-      pendingSettings: true,
+      online: false,
+      pendingSettings: false,
       options: { path: '/media/ingest', recursive: false, fileMask: '*' },
     });
+    // Switched on: pending until the agent reports it online.
+    const on = await owner.client.post<Results<Endpoint>>(path, {
+      id: endpoint.id,
+      name: 'Ingest folder',
+      online: true,
+    });
+    expect(on.body.results).toMatchObject({ online: true, pendingSettings: true });
     await t.ctx.db.update(endpoints).set({ online: false }).where(eq(endpoints.id, endpoint.id));
     const renamed = await owner.client.post<Results<Endpoint>>(path, { name: 'Ingest' });
     expect(renamed.body.results).toMatchObject({
@@ -209,6 +218,9 @@ describe(`edge endpoints (${testDriver()})`, () => {
 
   it('disables, enables and resets an endpoint, telling the agent', async () => {
     const base = `/api/endpoints/${endpoint.id}/actions`;
+    // An agent that calls in and has reported the endpoint, so its status is what the actions set.
+    await t.ctx.db.update(edgeServers).set({ lastSeenAt: new Date() }).where(eq(edgeServers.id, siteEdge.id));
+    await t.ctx.db.update(endpoints).set({ statusReportedAt: new Date() }).where(eq(endpoints.id, endpoint.id));
     const disabled = await owner.client.post<Results<Endpoint>>(`${base}/disable`);
     expect(disabled.status).toBe(200);
     expect(disabled.body.results.status).toBe('disabled');

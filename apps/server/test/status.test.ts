@@ -48,18 +48,23 @@ describe(`status (${testDriver()})`, () => {
         name: 'Fine',
         accountId: w.account.id,
         online: true,
+        statusReportedAt: new Date(),
+        statusMessage: 'Reading /media/in',
       }),
       broken: await makeEndpointRow(db, {
         serviceId: studioService.id,
         name: 'Broken',
         accountId: w.account.id,
         status: 'error',
+        statusReportedAt: new Date(),
+        statusMessage: 'Folder /media/gone does not exist',
       }),
       sibling: await makeEndpointRow(db, {
         serviceId: studioService.id,
         name: 'Sibling',
         accountId: w.siblingAccount.id,
         status: 'warning',
+        statusReportedAt: new Date(),
       }),
       viaFolder: await makeEndpointRow(db, {
         serviceId: fieldService.id,
@@ -73,6 +78,13 @@ describe(`status (${testDriver()})`, () => {
         name: 'Foreign',
         accountId: w.otherAccount.id,
       }),
+      // Never reported by its agent: not shown OK (DESIGN: nothing claims a state nobody measured).
+      silent: await makeEndpointRow(db, {
+        serviceId: studioService.id,
+        name: 'Silent',
+        accountId: w.account.id,
+        online: true,
+      }),
     };
   });
   afterAll(() => t.close());
@@ -85,9 +97,10 @@ describe(`status (${testDriver()})`, () => {
     expect(summary(res.body.results)).toEqual([
       ['EdgeServer', 'Studio', 'ok', STATUS_MESSAGES.edgeConnected],
       ['Service', 'Files', 'error', STATUS_MESSAGES.serviceEndpointsInError(1)],
-      ['Endpoint', 'Fine', 'ok', STATUS_MESSAGES.endpoint.ok],
-      ['Endpoint', 'Broken', 'error', STATUS_MESSAGES.endpoint.error],
+      ['Endpoint', 'Fine', 'ok', 'Reading /media/in'],
+      ['Endpoint', 'Broken', 'error', 'Folder /media/gone does not exist'],
       ['Endpoint', 'Sibling', 'warning', STATUS_MESSAGES.endpoint.warning],
+      ['Endpoint', 'Silent', 'warning', STATUS_MESSAGES.endpoint.notReported],
       ['EdgeServer', 'Van', 'error', 'Edge server not connected'],
       ['Service', 'Streams', 'error', STATUS_MESSAGES.serviceEdgeDown],
       ['Endpoint', 'Via folder', 'disabled', STATUS_MESSAGES.endpoint.disabled],
@@ -115,8 +128,9 @@ describe(`status (${testDriver()})`, () => {
     expect(summary(res.body.results)).toEqual([
       ['EdgeServer', 'Studio', 'ok', STATUS_MESSAGES.edgeConnected],
       ['Service', 'Files', 'error', STATUS_MESSAGES.serviceEndpointsInError(1)],
-      ['Endpoint', 'Fine', 'ok', STATUS_MESSAGES.endpoint.ok],
-      ['Endpoint', 'Broken', 'error', STATUS_MESSAGES.endpoint.error],
+      ['Endpoint', 'Fine', 'ok', 'Reading /media/in'],
+      ['Endpoint', 'Broken', 'error', 'Folder /media/gone does not exist'],
+      ['Endpoint', 'Silent', 'warning', STATUS_MESSAGES.endpoint.notReported],
       ['EdgeServer', 'Van', 'error', STATUS_MESSAGES.edgeNotConnected],
       ['Service', 'Streams', 'error', STATUS_MESSAGES.serviceEdgeDown],
       ['Endpoint', 'Via folder', 'disabled', STATUS_MESSAGES.endpoint.disabled],

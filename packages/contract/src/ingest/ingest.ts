@@ -145,6 +145,9 @@ export const STATUS_MESSAGES = {
     disabled: 'Endpoint disabled',
     warning: 'Endpoint has a warning',
     error: 'Endpoint in error',
+    /** DESIGN: nothing claims a state nobody measured. */
+    notReported: 'Not yet reported by its edge server',
+    edgeDown: 'Its edge server is not connected',
   },
 } as const;
 

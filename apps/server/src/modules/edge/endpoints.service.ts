@@ -137,6 +137,8 @@ type EndpointBody = {
   arrivalsFolderId?: number | null;
   workflowId?: number | null;
   options?: Record<string, string | number | boolean>;
+  /** The Online switch (spec2 §3 online). */
+  online?: boolean;
 };
 
 type EndpointState = {
@@ -234,7 +236,10 @@ export const createEndpoint = async (
   return loadEndpoint(ctx.db, id);
 };
 
-/** Saves the endpoint, or renames it (`{ name }`); spec2 §4: pendingSettings becomes its online value. */
+/**
+ * Saves the endpoint, or renames it (`{ name }`); spec2 §4: pendingSettings becomes its online value, and
+ * stays set until the agent reports the endpoint online.
+ */
 export const updateEndpoint = async (
   options: Options & { id: number; body: EndpointBody & { id?: number } },
 ) => {
@@ -249,7 +254,10 @@ export const updateEndpoint = async (
     { serviceTypeId: endpoint.serviceTypeId, edgeSiteId: endpoint.edge.siteId, current: endpoint },
     body,
   );
-  await repo.updateEndpoint(ctx.db, id, { name: body.name, ...state, pendingSettings: endpoint.online });
+  // The Online switch: the agent is told at its next heartbeat; going online stays pending until it reports
+  // the endpoint online (spec2 §4: pendingSettings is the online value saved).
+  const online = body.online ?? endpoint.online;
+  await repo.updateEndpoint(ctx.db, id, { name: body.name, ...state, online, pendingSettings: online });
   await publishEdgeWrite(ctx, endpoint.edge, {
     serviceIds: [endpoint.serviceId],
     endpointIds: [id],

@@ -250,7 +250,15 @@ const endpointColumns = {
   workflowId: endpoints.workflowId,
   options: endpoints.options,
   online: endpoints.online,
-  status: endpoints.status,
+  /**
+   * What the endpoint's status really is (DESIGN: health is reported, not assumed): a person's disabled;
+   * an error while its edge server is not connected; a warning until its agent has reported it.
+   */
+  status: sql<string>`case
+    when ${endpoints.status} = 'disabled' then 'disabled'
+    when not ${edgeServerConnected()} then 'error'
+    when ${endpoints.statusReportedAt} is null then 'warning'
+    else ${endpoints.status} end`,
   bad: endpoints.bad,
   pendingSettings: endpoints.pendingSettings,
   recording: endpoints.recording,
@@ -358,6 +366,7 @@ export const updateEndpoint = (
       | 'arrivalsFolderId'
       | 'workflowId'
       | 'options'
+      | 'online'
       | 'pendingSettings'
       | 'status'
       | 'bad'

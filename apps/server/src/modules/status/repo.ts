@@ -16,6 +16,8 @@ const rowColumns = {
   endpointName: endpoints.name,
   endpointStatus: endpoints.status,
   endpointOnline: endpoints.online,
+  endpointMessage: endpoints.statusMessage,
+  endpointReported: sql<boolean>`${endpoints.statusReportedAt} is not null`,
 };
 export type Row = {
   edgeId: number;
@@ -29,6 +31,8 @@ export type Row = {
   endpointName: string | null;
   endpointStatus: string | null;
   endpointOnline: boolean | null;
+  endpointMessage: string | null;
+  endpointReported: boolean | null;
 };
 
 const ORDER = [

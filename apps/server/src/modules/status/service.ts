@@ -9,6 +9,24 @@ type Call<T = object> = { ctx: AppContext; actor: Actor } & T;
 const isProblem = (status: string | null) => status === 'error' || status === 'warning';
 
 /**
+ * What an endpoint's status really is (DESIGN: health is reported, not assumed): a person's `disabled`;
+ * else, with its edge server not connected, an error; else what the agent last reported, with its message;
+ * an endpoint never reported is a warning saying so, never 'ok'.
+ */
+const endpointState = (row: repo.Row): { status: string; message: string } => {
+  const status = row.endpointStatus ?? 'ok';
+  if (status === 'disabled') return { status, message: STATUS_MESSAGES.endpoint.disabled };
+  if (!row.connected) return { status: 'error', message: STATUS_MESSAGES.endpoint.edgeDown };
+  if (!row.endpointReported) return { status: 'warning', message: STATUS_MESSAGES.endpoint.notReported };
+  const fallback = isProblem(status)
+    ? STATUS_MESSAGES.endpoint[status as 'error' | 'warning']
+    : row.endpointOnline
+      ? STATUS_MESSAGES.endpoint.ok
+      : STATUS_MESSAGES.endpoint.offline;
+  return { status, message: row.endpointMessage || fallback };
+};
+
+/**
  * The status items of spec2 §3, each edge server followed by its services and endpoints: an edge server
  * not connected is 'error' (pbnotconn1 pbnotconn2 read 'Edge server not connected'); a service shares its
  * edge's trouble, else the worst of its endpoints; an endpoint reads its own status (error, warning,
@@ -19,8 +37,8 @@ const toStatusItems = (rows: repo.Row[]): StatusItem[] => {
   const seen = new Set<string>();
   const problems = new Map<string, number>();
   for (const row of rows)
-    if (row.serviceId != null && isProblem(row.endpointStatus)) {
-      const key = `${row.serviceId}:${row.endpointStatus}`;
+    if (row.serviceId != null && row.endpointId != null && isProblem(endpointState(row).status)) {
+      const key = `${row.serviceId}:${endpointState(row).status}`;
       problems.set(key, (problems.get(key) ?? 0) + 1);
     }
   for (const row of rows) {
@@ -57,17 +75,12 @@ const toStatusItems = (rows: repo.Row[]): StatusItem[] => {
     }
     if (row.endpointId != null && row.serviceId != null && !seen.has(`p${row.endpointId}`)) {
       seen.add(`p${row.endpointId}`);
-      const status = row.endpointStatus ?? 'ok';
+      const { status, message } = endpointState(row);
       items.push({
         name: row.endpointName ?? '',
         type: 'Endpoint',
         status,
-        message:
-          isProblem(status) || status === 'disabled'
-            ? STATUS_MESSAGES.endpoint[status as 'error' | 'warning' | 'disabled']
-            : row.endpointOnline
-              ? STATUS_MESSAGES.endpoint.ok
-              : STATUS_MESSAGES.endpoint.offline,
+        message,
         links: {
           edgeServer: edgeLink,
           service: EDGE_LINKS.endpoints(row.edgeId, row.serviceId, context, row.endpointId),
