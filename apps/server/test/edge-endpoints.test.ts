@@ -220,7 +220,10 @@ describe(`edge endpoints (${testDriver()})`, () => {
     const base = `/api/endpoints/${endpoint.id}/actions`;
     // An agent that calls in and has reported the endpoint, so its status is what the actions set.
     await t.ctx.db.update(edgeServers).set({ lastSeenAt: new Date() }).where(eq(edgeServers.id, siteEdge.id));
-    await t.ctx.db.update(endpoints).set({ statusReportedAt: new Date() }).where(eq(endpoints.id, endpoint.id));
+    await t.ctx.db
+      .update(endpoints)
+      .set({ statusReportedAt: new Date() })
+      .where(eq(endpoints.id, endpoint.id));
     const disabled = await owner.client.post<Results<Endpoint>>(`${base}/disable`);
     expect(disabled.status).toBe(200);
     expect(disabled.body.results.status).toBe('disabled');
