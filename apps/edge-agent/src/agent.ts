@@ -131,7 +131,7 @@ export class EdgeAgent {
     if (!this.resumed) {
       // Items this edge had under way when its agent stopped are taken up again first.
       this.resumed = true;
-      await this.ingestItems(await this.cloud.queuedItems(100, 'ingesting'));
+      await this.ingestItems(await this.cloud.queuedItems(100, 'ingesting'), { resumed: true });
     }
     await this.ingestItems(await this.cloud.queuedItems(100));
   }
@@ -286,7 +286,7 @@ export class EdgeAgent {
    * Takes items in the operators' order, up to the edge's concurrent ingests and, per service, its 'Files at
    * a time'; each runs on its own, so the next heartbeat comes on time and can take more.
    */
-  private async ingestItems(items: AgentQueueItem[]) {
+  private async ingestItems(items: AgentQueueItem[], options: { resumed?: boolean } = {}) {
     const perService = new Map<number, number>();
     for (const serviceId of this.working.values())
       perService.set(serviceId, (perService.get(serviceId) ?? 0) + 1);
@@ -315,6 +315,7 @@ export class EdgeAgent {
         endpoint,
         source,
         this.stopping.signal,
+        options,
       )
         .catch((error: unknown) =>
           this.log(

@@ -127,6 +127,7 @@ export const ingestItem = async (
   endpoint: AgentEndpoint,
   source: FileSource,
   stopping: AbortSignal,
+  options: { resumed?: boolean } = {},
 ): Promise<void> => {
   const controller = new AbortController();
   const onStop = () => controller.abort(new Stopped('The agent is stopping'));
@@ -139,7 +140,9 @@ export const ingestItem = async (
   await cloud.reportProgress(item.id, {
     status: 'ingesting',
     progress: 0,
-    log: line(`Ingest of ${item.sourceName} started on ${endpoint.name} (format ${settings.format})`),
+    log: line(
+      `Ingest of ${item.sourceName} ${options.resumed ? 'taken up again after an agent restart' : 'started'} on ${endpoint.name} (format ${settings.format}, ${[settings.makeProxy ? 'proxy' : 'no proxy', settings.keepSource ? 'source kept' : 'source not kept'].join(', ')})`,
+    ),
   });
   const progress = new ProgressReporter(cloud, item.id, controller);
   let fetched: Awaited<ReturnType<FileSource['fetch']>> | undefined;
@@ -210,16 +213,22 @@ export const ingestItem = async (
         );
       } else progress.note('Proxy made before the agent restarted: reused');
       uploads.push({ file: proxy, rendition: 'proxy' });
-      if (info.hasVideo) {
-        const poster = path.join(workDir, 'poster.jpg');
+    }
+    if (info.hasVideo) {
+      // Thumbnails come from the proxy (small, already decoded once); an archive's from its source.
+      const at = performance.now();
+      const input = settings.makeProxy ? path.join(workDir, 'proxy.mp4') : file;
+      const poster = path.join(workDir, 'poster.jpg');
+      await makePoster({ input, output: poster, duration: info.duration, signal });
+      uploads.push({ file: poster, rendition: 'poster' });
+      if (settings.makeProxy) {
         const filmstrip = path.join(workDir, 'filmstrip.jpg');
-        await makePoster({ input: proxy, output: poster, duration: info.duration, signal });
-        await makeFilmstrip({ input: proxy, output: filmstrip, duration: info.duration, signal });
-        uploads.push({ file: poster, rendition: 'poster' }, { file: filmstrip, rendition: 'filmstrip' });
-        // The queue shows the poster as the item's thumbnail.
-        await cloud.uploadThumbnail(item.id, await fs.promises.readFile(poster));
-        progress.note('Poster and filmstrip made');
+        await makeFilmstrip({ input, output: filmstrip, duration: info.duration, signal });
+        uploads.push({ file: filmstrip, rendition: 'filmstrip' });
       }
+      // The queue shows the poster as the item's thumbnail.
+      await cloud.uploadThumbnail(item.id, await fs.promises.readFile(poster));
+      progress.note(`${settings.makeProxy ? 'Poster and filmstrip' : 'Poster'} made in ${seconds(at)}`);
     }
     progress.set(STEPS.thumbnails);
     if (settings.keepSource) uploads.push({ file, rendition: 'source' });

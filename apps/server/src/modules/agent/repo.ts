@@ -1,9 +1,13 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { accountPath } from '@media/contract';
+import { and, asc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { arrivalsFolders } from '../arrivals/tables.ts';
 import { ingestFormats } from '../config/tables.ts';
 import { edgeCommands, edgeServers, endpoints, services } from '../edge/tables.ts';
 import { ingestQueueItems, unprocessedFiles } from '../ingest/tables.ts';
+import { INGEST_QUEUE_ITEM_KEY } from '../nodes/ingested.ts';
+import { media, nodes } from '../nodes/tables.ts';
 import { accounts, workflows } from '../organisation/tables.ts';
 
 export const findEdgeByTokenHash = async (db: DbOrTx, tokenHash: string) => {
@@ -281,29 +285,62 @@ export const removeUnprocessedFile = async (db: DbOrTx, endpointId: number, path
 };
 
 /**
- * An item of the same account and arrivals folder already ingested with this content (spec2 §4
- * `duplicated`): the same file dropped again, under any name.
+ * Where this content already is (spec2 §4 `duplicated`), as a path to show: a node of the account in the
+ * folder the item lands in (`folderPath`) whose media has the same content hash, or a node made by an
+ * ingested item of the same account and arrivals folder, wherever it was moved since. A node deleted since
+ * is no twin (the file may come again), nor is the item's own node (an item ingested again). An item of no
+ * account lands no node: an ingested item of the same folder with that content is its twin.
  */
 export const findIngestedTwin = async (
   db: DbOrTx,
   item: { id: number; accountId: number | null; arrivalsFolderId: number | null; contentHash: string },
-) => {
+  folderPath: string,
+): Promise<{ where: string } | undefined> => {
+  const sameFolderIngested = and(
+    eq(ingestQueueItems.contentHash, item.contentHash),
+    eq(ingestQueueItems.status, 'ingested'),
+    item.accountId == null
+      ? isNull(ingestQueueItems.accountId)
+      : eq(ingestQueueItems.accountId, item.accountId),
+    item.arrivalsFolderId == null
+      ? isNull(ingestQueueItems.arrivalsFolderId)
+      : eq(ingestQueueItems.arrivalsFolderId, item.arrivalsFolderId),
+    ne(ingestQueueItems.id, item.id),
+  );
+  if (item.accountId == null) {
+    const [twin] = await db
+      .select({ sourceName: ingestQueueItems.sourceName })
+      .from(ingestQueueItems)
+      .where(sameFolderIngested)
+      .limit(1);
+    return twin && { where: twin.sourceName };
+  }
+  const parent = alias(nodes, 'parent');
+  const madeBy = sql`${nodes.metadata} ->> ${INGEST_QUEUE_ITEM_KEY}`;
   const [row] = await db
-    .select({ id: ingestQueueItems.id, sourceName: ingestQueueItems.sourceName })
-    .from(ingestQueueItems)
+    .select({ path: nodes.path, accountName: accounts.name })
+    .from(media)
+    .innerJoin(nodes, eq(nodes.mediaId, media.id))
+    .innerJoin(accounts, eq(accounts.id, nodes.accountId))
+    .leftJoin(parent, eq(parent.id, nodes.parentId))
     .where(
       and(
-        eq(ingestQueueItems.contentHash, item.contentHash),
-        eq(ingestQueueItems.status, 'ingested'),
-        item.accountId == null
-          ? isNull(ingestQueueItems.accountId)
-          : eq(ingestQueueItems.accountId, item.accountId),
-        item.arrivalsFolderId == null
-          ? isNull(ingestQueueItems.arrivalsFolderId)
-          : eq(ingestQueueItems.arrivalsFolderId, item.arrivalsFolderId),
-        sql`${ingestQueueItems.id} <> ${item.id}`,
+        eq(media.accountId, item.accountId),
+        eq(media.contentHash, item.contentHash),
+        sql`coalesce(${madeBy}, '') <> ${String(item.id)}`,
+        or(
+          sql`lower(${parent.path}) = lower(${folderPath})`,
+          inArray(
+            madeBy,
+            db
+              .select({ id: sql<string>`${ingestQueueItems.id}::text` })
+              .from(ingestQueueItems)
+              .where(sameFolderIngested),
+          ),
+        ),
       ),
     )
+    .orderBy(asc(nodes.id))
     .limit(1);
-  return row;
+  return row && { where: accountPath(row.accountName, row.path) };
 };

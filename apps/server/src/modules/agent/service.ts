@@ -25,7 +25,7 @@ import type { DbOrTx } from '../../platform/db/client.ts';
 import { AppError, badRequest, notFound, unauthenticated } from '../../platform/errors.ts';
 import { storeStream } from '../../platform/storage.ts';
 import { recordEndpointReports } from '../edge/service.ts';
-import { addIngestedMedia } from '../nodes/service.ts';
+import { addIngestedMedia, arrivalsFolderPath } from '../nodes/service.ts';
 import { listItemFiles } from './item-files.ts';
 import * as repo from './repo.ts';
 
@@ -202,9 +202,15 @@ export const reportProgress = async (options: {
   if (!from.includes(item.status))
     throw new AppError(ERROR_CODES.conflict, `The item is ${item.status}; it cannot become ${change.status}`);
   if (change.contentHash && change.status === 'ingesting') {
-    const twin = await repo.findIngestedTwin(ctx.db, { ...item, contentHash: change.contentHash });
+    const folder = await repo.findIngestedItem(ctx.db, id);
+    const targetFolder = folder?.folderOptions?.targetFolder;
+    const twin = await repo.findIngestedTwin(
+      ctx.db,
+      { ...item, contentHash: change.contentHash },
+      arrivalsFolderPath(typeof targetFolder === 'string' ? targetFolder : null, folder?.folderName ?? null),
+    );
     if (twin) {
-      const error = `Already ingested as ${twin.sourceName}`;
+      const error = `Already ingested as ${twin.where}`;
       change = { status: 'duplicated', contentHash: change.contentHash, error, log: logLine(error) };
     }
   }

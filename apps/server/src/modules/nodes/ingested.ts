@@ -48,6 +48,16 @@ export type IngestedMedia = {
 const nodeName = (text: string, fallback: string) =>
   text.replace(/\//g, '-').trim().slice(0, NODE_NAME_MAX).trim() || fallback;
 
+/** The two folder names under the account's root where an arrivals folder's files land: target, then folder. */
+const arrivalsFolderNames = (targetFolder: string | null | undefined, folderName: string | null) => [
+  nodeName(targetFolder ?? ARRIVALS_ROOT_FOLDER, ARRIVALS_ROOT_FOLDER),
+  nodeName(folderName ?? ARRIVALS_ROOT_FOLDER, ARRIVALS_ROOT_FOLDER),
+];
+
+/** The path inside the account of the folder an arrivals folder's files land in: `/{targetFolder}/{folder name}`. */
+export const arrivalsFolderPath = (targetFolder: string | null | undefined, folderName: string | null) =>
+  joinPath(arrivalsFolderNames(targetFolder, folderName));
+
 /** Lower-cased names of a folder's children that begin with `name` (the candidates freeName must avoid). */
 const takenNames = async (db: DbOrTx, parentId: number, name: string) => {
   const rows = await db
@@ -110,16 +120,11 @@ export const addIngestedMedia = async (
   input: IngestedMedia,
 ): Promise<{ nodeId: number; created: boolean }> => {
   const root = await ensureAccountRoot(db, input.accountId);
-  const arrivals = await ensureFolder(
-    db,
-    root,
-    nodeName(input.targetFolder ?? ARRIVALS_ROOT_FOLDER, ARRIVALS_ROOT_FOLDER),
-  );
-  const folder = await ensureFolder(
-    db,
-    arrivals,
-    nodeName(input.folderName ?? ARRIVALS_ROOT_FOLDER, ARRIVALS_ROOT_FOLDER),
-  );
+  const [targetName, folderName] = arrivalsFolderNames(input.targetFolder, input.folderName) as [
+    string,
+    string,
+  ];
+  const folder = await ensureFolder(db, await ensureFolder(db, root, targetName), folderName);
   const itemKey = String(input.ingestQueueItemId);
   const [already] = await db
     .select({ id: nodes.id })

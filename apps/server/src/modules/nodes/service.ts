@@ -1,7 +1,7 @@
 /** The media tree's public face (spec3 §3, §4, §7): one file per use case. */
 export { postNode, renameNode, savePermissions, setField } from './changes.ts';
 export { createNode } from './creation.ts';
-export { addIngestedMedia } from './ingested.ts';
+export { addIngestedMedia, arrivalsFolderPath } from './ingested.ts';
 export { listNodes, nodeDetails } from './listing.ts';
 export { mediaFile, mediaInfo, thumbImage } from './media.ts';
 export { transfer, transferTypes } from './transfers.ts';
