@@ -1,5 +1,6 @@
 import { runApiReadBenchmark } from './api-read.ts';
 import { BenchmarkFailure } from './failure.ts';
+import { runIngestBenchmark } from './ingest.ts';
 import { runIngestQueueBenchmark } from './ingest-queue.ts';
 import { runListsBenchmark } from './lists.ts';
 import { runLoadMixBenchmark } from './load-mix.ts';
@@ -31,6 +32,11 @@ const benchmarks: Benchmark[] = [
     name: 'ingest-queue',
     title: 'Ingest queue: pages of 100, filtered and sorted, among 200k queue items',
     run: runIngestQueueBenchmark,
+  },
+  {
+    name: 'ingest',
+    title: 'Media: a dropped 1080p file until playable, and ten at once, against bare ffmpeg',
+    run: runIngestBenchmark,
   },
   {
     name: 'nodes',

@@ -15,9 +15,11 @@ const RETRY_DELAYS_MS = [0, 1000, 2000, 5000, 10_000, 20_000, 30_000, 30_000, 60
  * Where the agent remembers its unfinished uploads (one JSON file), so that a restart of the agent resumes
  * an upload at the offset the cloud holds instead of sending it again (tus-js-client's UrlStorage).
  */
+/** One change at a time per state file, across every upload of the process. */
+const changesOf = new Map<string, Promise<unknown>>();
+
 export class FileUploadStorage implements UrlStorage {
   private readonly file: string;
-  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(stateDir: string) {
     this.file = path.join(stateDir, 'uploads.json');
@@ -33,16 +35,19 @@ export class FileUploadStorage implements UrlStorage {
 
   /** One change at a time, written through a temporary file so a crash never leaves half of it. */
   private change<T>(edit: (all: Record<string, PreviousUpload & { fingerprint: string }>) => T): Promise<T> {
-    const next = this.queue.then(async () => {
+    const next = (changesOf.get(this.file) ?? Promise.resolve()).then(async () => {
       const all = await this.read();
       const answer = edit(all);
       await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
-      const temp = `${this.file}.${process.pid}.tmp`;
+      const temp = `${this.file}.${randomUUID()}.tmp`;
       await fs.promises.writeFile(temp, JSON.stringify(all));
       await fs.promises.rename(temp, this.file);
       return answer;
     });
-    this.queue = next.catch(() => undefined);
+    changesOf.set(
+      this.file,
+      next.catch(() => undefined),
+    );
     return next;
   }
 
