@@ -168,7 +168,12 @@ describe(`real ingest by the edge agent (${testDriver()})`, () => {
     const at = Date.now();
     await agent.idle();
     expect(Date.now() - at).toBeLessThan(5000);
-    expect(await itemOf('long.mp4')).toMatchObject({ status: 'failed', error: 'Aborted' });
+    const after = await itemOf('long.mp4');
+    expect(after).toMatchObject({ status: 'failed', error: 'Aborted' });
+    // Its work files are gone and it reports nothing more.
+    expect(fs.existsSync(path.join(x.work, 'state', 'work', String(item.id)))).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await itemOf('long.mp4')).log).toBe(after.log);
     expect(execFileSync('ps', ['-eo', 'args']).toString()).not.toContain(
       path.join(folders.rushes, 'long.mp4'),
     );
