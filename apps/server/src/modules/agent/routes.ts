@@ -196,7 +196,8 @@ export const registerAgentRoutes = async (
         },
       );
       // Resumable uploads of proxies, thumbnails and sources (tus 1.0), handed to @tus/server as they are.
-      const tus = createAgentTusServer(ctx, { path: '/api/agent/uploads' });
+      // Made at the first upload: its file store touches DATA_DIR/tus in the background when it is made.
+      let tus: ReturnType<typeof createAgentTusServer> | undefined;
       for (const url of ['/uploads', '/uploads/:uploadId'])
         scope.route({
           method: ['POST', 'HEAD', 'PATCH', 'DELETE'],
@@ -205,6 +206,7 @@ export const registerAgentRoutes = async (
           handler: async (request, reply) => {
             rememberEdge(request.raw, edgeOf(request));
             reply.hijack();
+            tus ??= createAgentTusServer(ctx, { path: '/api/agent/uploads' });
             await tus.handle(request.raw, reply.raw);
           },
         });
