@@ -68,7 +68,8 @@ export class EdgeAgent {
   private reports: EndpointReport[] = [];
   /** Fires when the agent stops: ffmpeg and uploads end, work files stay for the next start. */
   private readonly stopping = new AbortController();
-  private resumed = false;
+  /** Why the items left ingesting are to be taken up at the next round: at start, or after a lost report. */
+  private takeUp: 'restart' | 'retry' | undefined = 'restart';
   private maxConcurrent = 2;
 
   constructor(private readonly settings: EdgeAgentSettings) {
@@ -128,10 +129,12 @@ export class EdgeAgent {
     this.forgetRescanned(configuration);
     this.reports = await this.measure(configuration.endpoints);
     await this.scan(configuration);
-    if (!this.resumed) {
-      // Items this edge had under way when its agent stopped are taken up again first.
-      this.resumed = true;
-      await this.ingestItems(await this.cloud.queuedItems(100, 'ingesting'), { resumed: true });
+    if (this.takeUp) {
+      // Items still ingesting in the cloud with nobody on them (this edge's agent stopped while they ran, or
+      // a report of ours did not get through) are taken up again first.
+      const resumed = this.takeUp;
+      this.takeUp = undefined;
+      await this.ingestItems(await this.cloud.queuedItems(100, 'ingesting'), { resumed });
     }
     await this.ingestItems(await this.cloud.queuedItems(100));
   }
@@ -286,7 +289,7 @@ export class EdgeAgent {
    * Takes items in the operators' order, up to the edge's concurrent ingests and, per service, its 'Files at
    * a time'; each runs on its own, so the next heartbeat comes on time and can take more.
    */
-  private async ingestItems(items: AgentQueueItem[], options: { resumed?: boolean } = {}) {
+  private async ingestItems(items: AgentQueueItem[], options: { resumed?: 'restart' | 'retry' } = {}) {
     const perService = new Map<number, number>();
     for (const serviceId of this.working.values())
       perService.set(serviceId, (perService.get(serviceId) ?? 0) + 1);
@@ -317,6 +320,9 @@ export class EdgeAgent {
         this.stopping.signal,
         options,
       )
+        .then((settled) => {
+          if (!settled && !this.stopped) this.takeUp ??= 'retry';
+        })
         .catch((error: unknown) =>
           this.log(
             'warn',

@@ -49,6 +49,15 @@ const describe = (info: MediaProbe) =>
 
 /** Thrown when the item is no longer the agent's (aborted, taken out of the queue, duplicated). */
 class Stopped extends Error {}
+/** A report the cloud did not take (unreachable, or failing itself): the item is to be taken up again. */
+class ReportLost extends Error {}
+
+/** A report whose failure is the cloud's or the network's (not a refusal of what it said) is lost. */
+const reported = <T>(sending: Promise<T>): Promise<T> =>
+  sending.catch((error: unknown) => {
+    if (error instanceof CloudError && error.status < 500) throw error;
+    throw new ReportLost(error instanceof Error ? error.message : String(error));
+  });
 
 /**
  * Reports an item's percentage to the cloud, throttled, at least every REPORT_EVERY_MS while work runs, and
@@ -118,8 +127,10 @@ class ProgressReporter {
  * answers `duplicated` when the folder already holds it), probe, make the proxy of the ingest format with a
  * poster and a filmstrip, upload them (and the source when the folder keeps it) resumably, then report
  * `ingested`. A file gone is `missing`; a failure is `failed` with its reason in the log. A person's abort
- * (seen at the next report) kills ffmpeg and ends the uploads. Work files stay under the state folder until
- * the item is done, so an agent restart reuses a finished proxy and resumes its upload.
+ * (seen at the next report) kills ffmpeg and ends the uploads. Answers whether the item's outcome is with the
+ * cloud (reported, or decided there); when not (the agent is stopping, or a report did not get through) the
+ * item is still `ingesting` in the cloud with nobody on it: its work files stay under the state folder, so
+ * taking it up again reuses a finished proxy and resumes its uploads.
  */
 export const ingestItem = async (
   env: IngestEnvironment,
@@ -127,64 +138,89 @@ export const ingestItem = async (
   endpoint: AgentEndpoint,
   source: FileSource,
   stopping: AbortSignal,
-  options: { resumed?: boolean } = {},
-): Promise<void> => {
+  options: { resumed?: 'restart' | 'retry' } = {},
+): Promise<boolean> => {
   const controller = new AbortController();
   const onStop = () => controller.abort(new Stopped('The agent is stopping'));
-  stopping.addEventListener('abort', onStop, { once: true });
   const signal = controller.signal;
   const { cloud } = env;
   const started = performance.now();
   const settings = endpoint.ingest ?? DEFAULT_INGEST;
   const workDir = path.join(env.stateDir, 'work', String(item.id));
-  await cloud.reportProgress(item.id, {
-    status: 'ingesting',
-    progress: 0,
-    log: line(
-      `Ingest of ${item.sourceName} ${options.resumed ? 'taken up again after an agent restart' : 'started'} on ${endpoint.name} (format ${settings.format}, ${[settings.makeProxy ? 'proxy' : 'no proxy', settings.keepSource ? 'source kept' : 'source not kept'].join(', ')})`,
-    ),
-  });
-  const progress = new ProgressReporter(cloud, item.id, controller);
+  let progress: ProgressReporter | undefined;
   let fetched: Awaited<ReturnType<FileSource['fetch']>> | undefined;
+  /** Whether the cloud has the item's outcome: reported by us, or decided there (abort, duplicated). */
+  let settled = false;
   const finish = async (change: Parameters<CloudClient['reportProgress']>[1]) => {
-    await progress.stop();
-    if (signal.aborted) return;
-    await cloud.reportProgress(item.id, { ...change, log: progress.takeLog() + (change.log ?? '') });
+    await progress?.stop();
+    if (signal.aborted) {
+      settled = !stopping.aborted;
+      return;
+    }
+    await reported(
+      cloud.reportProgress(item.id, { ...change, log: (progress?.takeLog() ?? '') + (change.log ?? '') }),
+    );
+    settled = true;
   };
+  const begun = {
+    restart: 'taken up again after an agent restart',
+    retry: 'taken up again (its last report did not reach the cloud)',
+  }[options.resumed ?? 'restart'];
   try {
+    if (stopping.aborted) return false;
+    stopping.addEventListener('abort', onStop, { once: true });
+    await reported(
+      cloud.reportProgress(item.id, {
+        status: 'ingesting',
+        progress: 0,
+        log: line(
+          `Ingest of ${item.sourceName} ${options.resumed ? begun : 'started'} on ${endpoint.name} (format ${settings.format}, ${[settings.makeProxy ? 'proxy' : 'no proxy', settings.keepSource ? 'source kept' : 'source not kept'].join(', ')})`,
+        ),
+      }),
+    );
+    const reporter = new ProgressReporter(cloud, item.id, controller);
+    progress = reporter;
     await fs.promises.mkdir(workDir, { recursive: true });
     fetched = await source.fetch(item.sourceName, { tempDir: workDir, signal });
     if (!fetched) {
       await finish({ status: 'missing', error: 'The file is no longer there', log: line('File missing') });
-      return;
+      return settled;
     }
     const file = fetched.path;
     const { size: fileSize } = await fs.promises.stat(file);
     const hash = await contentHash(file, { signal });
-    progress.set(STEPS.hashed);
-    const answer = await cloud.reportProgress(item.id, {
-      status: 'ingesting',
-      progress: STEPS.hashed,
-      contentHash: hash,
-      log: progress.takeLog() + line(`Read ${fileSize} bytes in ${seconds(started)}; SHA-256 ${hash}`),
-    });
-    if (answer.status !== 'ingesting') return;
+    reporter.set(STEPS.hashed);
+    const answer = await reported(
+      cloud.reportProgress(item.id, {
+        status: 'ingesting',
+        progress: STEPS.hashed,
+        contentHash: hash,
+        log: reporter.takeLog() + line(`Read ${fileSize} bytes in ${seconds(started)}; SHA-256 ${hash}`),
+      }),
+    );
+    if (answer.status !== 'ingesting') {
+      settled = true;
+      return true;
+    }
     const info = await probe(file, { signal });
     if (!info) {
-      if (item.forced)
-        return await finish({
+      if (item.forced) {
+        await finish({
           status: 'ingested',
           fileSize,
           log: line('Forced past the media check: not a media file, no proxy made'),
         });
-      return await finish({
+        return settled;
+      }
+      await finish({
         status: 'failed',
         error: 'Not a media file',
         log: line('ffprobe found no audio or video'),
       });
+      return settled;
     }
-    progress.note(`Probed: ${describe(info)}`);
-    progress.set(STEPS.probed);
+    reporter.note(`Probed: ${describe(info)}`);
+    reporter.set(STEPS.probed);
     const uploads: { file: string; rendition: ItemFileRendition }[] = [];
     const plan = proxyPlan(
       info.hasVideo && info.width && info.height ? { width: info.width, height: info.height } : null,
@@ -204,14 +240,14 @@ export const ingestItem = async (
           hasAudio: info.hasAudio,
           signal,
           threads: env.threads,
-          onProgress: (p) => progress.set(STEPS.probed + ((STEPS.transcoded - STEPS.probed) * p) / 100),
+          onProgress: (p) => reporter.set(STEPS.probed + ((STEPS.transcoded - STEPS.probed) * p) / 100),
         });
-        progress.note(
+        reporter.note(
           info.hasVideo
             ? `Proxy made in ${seconds(at)}: H.264 ${plan.width}x${plan.height} @ ${plan.fps} fps + AAC`
             : `Proxy made in ${seconds(at)}: AAC audio`,
         );
-      } else progress.note('Proxy made before the agent restarted: reused');
+      } else reporter.note('Proxy made by an earlier attempt: reused');
       uploads.push({ file: proxy, rendition: 'proxy' });
     }
     if (info.hasVideo) {
@@ -228,9 +264,9 @@ export const ingestItem = async (
       }
       // The queue shows the poster as the item's thumbnail.
       await cloud.uploadThumbnail(item.id, await fs.promises.readFile(poster));
-      progress.note(`${settings.makeProxy ? 'Poster and filmstrip' : 'Poster'} made in ${seconds(at)}`);
+      reporter.note(`${settings.makeProxy ? 'Poster and filmstrip' : 'Poster'} made in ${seconds(at)}`);
     }
-    progress.set(STEPS.thumbnails);
+    reporter.set(STEPS.thumbnails);
     if (settings.keepSource) uploads.push({ file, rendition: 'source' });
     const apiVersion = await cloud.ingestApiVersion();
     const sizes = await Promise.all(uploads.map(async (u) => (await fs.promises.stat(u.file)).size));
@@ -248,12 +284,12 @@ export const ingestItem = async (
         stateDir: env.stateDir,
         signal,
         onProgress: (sent) =>
-          progress.set(STEPS.thumbnails + ((STEPS.uploaded - STEPS.thumbnails) * (done + sent)) / total),
+          reporter.set(STEPS.thumbnails + ((STEPS.uploaded - STEPS.thumbnails) * (done + sent)) / total),
       });
       done += sizes[index] ?? 0;
     }
     if (uploads.length)
-      progress.note(
+      reporter.note(
         `Uploaded ${uploads.map((u) => u.rendition).join(', ')} (${done} bytes) in ${seconds(uploadStarted)}`,
       );
     await finish({
@@ -267,27 +303,37 @@ export const ingestItem = async (
       sourceHeight: info.height,
       log: line(`Ingested in ${seconds(started)}`),
     });
-    await fs.promises.rm(workDir, { recursive: true, force: true });
+    return settled;
   } catch (error) {
-    await progress.stop();
+    await progress?.stop();
     if (signal.aborted) {
-      // A person's abort or another decision of the cloud: its status stands. The work files go, unless the
-      // agent itself is stopping (a restart takes the item up again and reuses them).
-      if (!stopping.aborted) await fs.promises.rm(workDir, { recursive: true, force: true });
-      return;
+      // A person's abort or another decision of the cloud: its status stands. Unless the agent is stopping.
+      settled = !stopping.aborted;
+      return settled;
     }
-    if (error instanceof CloudError && error.status === 409) return;
+    // The cloud did not take a report: the item is taken up again at a next round (its work files kept).
+    if (error instanceof ReportLost) return false;
+    // The item is no longer this agent's (a person took it out of the queue meanwhile).
+    if (error instanceof CloudError && (error.status === 409 || error.status === 404)) {
+      settled = true;
+      return settled;
+    }
     const message = error instanceof Error ? error.message : String(error);
     await cloud
       .reportProgress(item.id, {
         status: 'failed',
         error: message.slice(0, 2000),
-        log: progress.takeLog() + line(`Failed: ${message}`),
+        log: (progress?.takeLog() ?? '') + line(`Failed: ${message}`),
+      })
+      .then(() => {
+        settled = true;
       })
       .catch(() => undefined);
-    await fs.promises.rm(workDir, { recursive: true, force: true });
+    return settled;
   } finally {
+    await progress?.stop();
     stopping.removeEventListener('abort', onStop);
     await fetched?.release().catch(() => undefined);
+    if (settled) await fs.promises.rm(workDir, { recursive: true, force: true });
   }
 };

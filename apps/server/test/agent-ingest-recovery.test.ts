@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +62,54 @@ describe(`real ingest: restart and duplicates (${testDriver()})`, () => {
     expect(landed).toHaveLength(1);
     expect(fs.existsSync(path.join(x.work, 'state', 'work', String(item.id)))).toBe(false);
     await second.stop();
+  });
+
+  it('takes an item up again when the report of its end did not reach the cloud', async () => {
+    // A way to the cloud that loses the first report of an ingested item (a 503, as from a load balancer).
+    let lost = 0;
+    const lossy = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const body = Buffer.concat(chunks);
+        if (lost === 0 && /"status":"ingested"/.test(body.toString('latin1'))) {
+          lost += 1;
+          response.writeHead(503, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ error: { message: 'Service unavailable', code: 'unavailable' } }));
+          return;
+        }
+        const upstream = http.request(
+          new URL(request.url ?? '/', x.cloudUrl),
+          { method: request.method, headers: request.headers },
+          (answer) => {
+            response.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(response);
+          },
+        );
+        upstream.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => lossy.listen(0, '127.0.0.1', resolve));
+    const address = lossy.address();
+    if (!address || typeof address === 'string') throw new Error('not listening');
+    try {
+      const agent = x.agent('state-lossy', `http://127.0.0.1:${address.port}`);
+      makeClip(path.join(rushes.dir, 'lost.mp4'), { seconds: 1, size: '160x120' });
+      await x.round(agent);
+      const left = await x.itemOf(rushes.id, 'lost.mp4');
+      expect(lost).toBe(1);
+      expect(left.status).toBe('ingesting');
+      expect(await x.nodeOf(left.id)).toBeUndefined();
+      await x.round(agent);
+      const done = await x.itemOf(rushes.id, 'lost.mp4');
+      expect(done.status, done.log).toBe('ingested');
+      expect(done.log).toContain('taken up again (its last report did not reach the cloud)');
+      expect(done.log).toContain('Proxy made by an earlier attempt: reused');
+      expect((await x.servedProxy(done.id)).node.path).toBe('/Arrivals/Rushes/lost');
+      await agent.stop();
+    } finally {
+      lossy.close();
+    }
   });
 
   it('names where the content is now, and ingests it again once its node is gone', async () => {

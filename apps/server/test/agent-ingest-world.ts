@@ -131,10 +131,13 @@ export const makeIngestWorld = async (name: string) => {
     return { id: row.id, dir };
   };
 
-  /** A real agent of the edge (stopped at close); agents sharing `state` share their work and upload state. */
-  const agent = (state = 'state') => {
+  /**
+   * A real agent of the edge (stopped at close); agents sharing `state` share their work and upload state.
+   * `through` is another address of the cloud (a proxy of the test's).
+   */
+  const agent = (state = 'state', through = cloudUrl) => {
     const made = new EdgeAgent({
-      cloudUrl,
+      cloudUrl: through,
       token,
       allowedRoots: [work],
       settleMs: 0,
