@@ -83,7 +83,13 @@ describe(`real ingest by the edge agent (${testDriver()})`, () => {
     const source = await x.t.ctx.storage.localCopy(served.media.sourcePath ?? 'none');
     expect(fs.readFileSync(source.path).equals(fs.readFileSync(clip))).toBe(true);
     expect(served.media.filmstripPath).toBeTruthy();
-    expect(served.node.thumbId).not.toBeNull();
+    // The poster the agent made is the node's thumbnail.
+    const thumb = await x.w.editor.client.request({
+      method: 'GET',
+      url: `/api/thumbs/${served.node.thumbId}/image.jpg`,
+    });
+    expect(thumb.status).toBe(200);
+    expect([...thumb.raw.rawPayload.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
   });
 
   it('follows the account ingest format when the folder names none, and keeps no source in proxy-only', async () => {
