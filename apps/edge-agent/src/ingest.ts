@@ -151,6 +151,8 @@ export const ingestItem = async (
   let fetched: Awaited<ReturnType<FileSource['fetch']>> | undefined;
   /** Whether the cloud has the item's outcome: reported by us, or decided there (abort, duplicated). */
   let settled = false;
+  /** What the agent was doing, for the log of a failure. */
+  let step = 'starting';
   const finish = async (change: Parameters<CloudClient['reportProgress']>[1]) => {
     await progress?.stop();
     if (signal.aborted) {
@@ -180,6 +182,7 @@ export const ingestItem = async (
     );
     const reporter = new ProgressReporter(cloud, item.id, controller);
     progress = reporter;
+    step = 'reading the file';
     await fs.promises.mkdir(workDir, { recursive: true });
     fetched = await source.fetch(item.sourceName, { tempDir: workDir, signal });
     if (!fetched) {
@@ -202,6 +205,7 @@ export const ingestItem = async (
       settled = true;
       return true;
     }
+    step = 'probing';
     const info = await probe(file, { signal });
     if (!info) {
       if (item.forced) {
@@ -230,6 +234,7 @@ export const ingestItem = async (
     if (settings.makeProxy) {
       const proxy = path.join(workDir, 'proxy.mp4');
       if (!fs.existsSync(proxy)) {
+        step = 'making the proxy';
         const at = performance.now();
         await makeProxy({
           input: file,
@@ -244,7 +249,7 @@ export const ingestItem = async (
         });
         reporter.note(
           info.hasVideo
-            ? `Proxy made in ${seconds(at)}: H.264 ${plan.width}x${plan.height} @ ${plan.fps} fps + AAC`
+            ? `Proxy made in ${seconds(at)}: H.264 ${plan.width}x${plan.height} @ ${plan.fps} fps${info.hasAudio ? ' + AAC' : ', no sound'}`
             : `Proxy made in ${seconds(at)}: AAC audio`,
         );
       } else reporter.note('Proxy made by an earlier attempt: reused');
@@ -252,6 +257,7 @@ export const ingestItem = async (
     }
     if (info.hasVideo) {
       // Thumbnails come from the proxy (small, already decoded once); an archive's from its source.
+      step = 'making thumbnails';
       const at = performance.now();
       const input = settings.makeProxy ? path.join(workDir, 'proxy.mp4') : file;
       const poster = path.join(workDir, 'poster.jpg');
@@ -268,6 +274,7 @@ export const ingestItem = async (
     }
     reporter.set(STEPS.thumbnails);
     if (settings.keepSource) uploads.push({ file, rendition: 'source' });
+    step = 'uploading';
     const apiVersion = await cloud.ingestApiVersion();
     const sizes = await Promise.all(uploads.map(async (u) => (await fs.promises.stat(u.file)).size));
     const total = sizes.reduce((a, b) => a + b, 0) || 1;
@@ -323,7 +330,8 @@ export const ingestItem = async (
       .reportProgress(item.id, {
         status: 'failed',
         error: message.slice(0, 2000),
-        log: (progress?.takeLog() ?? '') + line(`Failed: ${message}`),
+        log:
+          (progress?.takeLog() ?? '') + line(`Failed while ${step}, after ${seconds(started)}: ${message}`),
       })
       .then(() => {
         settled = true;

@@ -147,6 +147,7 @@ describe(`real ingest by the edge agent (${testDriver()})`, () => {
     expect(cut).toMatchObject({ status: 'failed', proxyWidth: null });
     expect(cut.error).toMatch(/^ffmpeg failed \(exit \d+\)/);
     expect(cut.log).toContain('Probed: video h264 320x240');
+    expect(cut.log).toContain('Failed while making the proxy');
     expect(cut.log).toContain('Conversion failed!');
     expect(await x.nodeOf(cut.id)).toBeUndefined();
   });
