@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { API_VERSIONS, proxyPlan } from '@media/contract';
-import type { EdgeAgent } from '@media/edge-agent';
+import { type EdgeAgent, queueIdOf } from '@media/edge-agent';
 import { probe } from '@media/media-tools';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestFormats } from '../src/modules/config/tables.ts';
 import { ingestQueueItems } from '../src/modules/ingest/tables.ts';
@@ -131,11 +131,20 @@ describe(`real ingest by the edge agent (${testDriver()})`, () => {
         edgeServerId: (await itemOf('clip.mp4')).edgeServerId,
         endpointId: endpointIds.rushes,
         accountId: x.w.account.id,
-        queueId: `direct-${sourceName}`,
+        // The id the agent's own scan gives the file, so that the scan finds this item rather than adding one.
+        queueId: queueIdOf(endpointIds.rushes, sourceName),
         sourceName,
         rank: 100,
       });
-    await round();
+    // Two at a time (the edge's concurrent ingests): rounds until none is left to do.
+    await eventually(async () => {
+      await round();
+      const left = await x.t.ctx.db
+        .select()
+        .from(ingestQueueItems)
+        .where(inArray(ingestQueueItems.status, ['queued', 'ingesting']));
+      return left.length === 0 || undefined;
+    }, 30_000);
     expect(await itemOf('gone.mp4')).toMatchObject({
       status: 'missing',
       error: 'The file is no longer there',
