@@ -1,10 +1,16 @@
 import { and, asc, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { lowerContains } from '../../platform/db/search.ts';
-import { arrivalsFolders } from '../arrivals/tables.ts';
-import { accounts, sites, workflows } from '../organisation/tables.ts';
+import { sites } from '../organisation/tables.ts';
 import { users } from '../users/tables.ts';
-import { edgeCommands, edgeServerConnected, edgeServers, endpoints, services } from './tables.ts';
+import {
+  edgeCommands,
+  edgeServerConnected,
+  edgeServers,
+  endpointShownStatus,
+  endpoints,
+  services,
+} from './tables.ts';
 
 // Raw subqueries spell out their tables: drizzle leaves a lone table's columns unqualified.
 
@@ -250,15 +256,7 @@ const endpointColumns = {
   workflowId: endpoints.workflowId,
   options: endpoints.options,
   online: endpoints.online,
-  /**
-   * What the endpoint's status really is (DESIGN: health is reported, not assumed): a person's disabled;
-   * an error while its edge server is not connected; a warning until its agent has reported it.
-   */
-  status: sql<string>`case
-    when ${endpoints.status} = 'disabled' then 'disabled'
-    when not ${edgeServerConnected()} then 'error'
-    when ${endpoints.statusReportedAt} is null then 'warning'
-    else ${endpoints.status} end`,
+  status: endpointShownStatus(),
   bad: endpoints.bad,
   pendingSettings: endpoints.pendingSettings,
   recording: endpoints.recording,
@@ -376,31 +374,5 @@ export const updateEndpoint = (
 
 export const deleteEndpoint = (db: DbOrTx, id: number) => db.delete(endpoints).where(eq(endpoints.id, id));
 
-// ---- what endpoints point at ----------------------------------------------------------------------
-
-export const findAccountRef = async (db: DbOrTx, id: number) => {
-  const [row] = await db
-    .select({ id: accounts.id, siteId: accounts.siteId })
-    .from(accounts)
-    .where(eq(accounts.id, id));
-  return row;
-};
-
-export const findArrivalsFolderRef = async (db: DbOrTx, id: number) => {
-  const [row] = await db
-    .select({ id: arrivalsFolders.id, accountId: arrivalsFolders.accountId })
-    .from(arrivalsFolders)
-    .where(eq(arrivalsFolders.id, id));
-  return row;
-};
-
-export const findWorkflowRef = async (db: DbOrTx, id: number) => {
-  const [row] = await db
-    .select({ id: workflows.id, accountId: workflows.accountId })
-    .from(workflows)
-    .where(eq(workflows.id, id));
-  return row;
-};
-
-export const siteExists = async (db: DbOrTx, id: number) =>
-  (await db.select({ id: sites.id }).from(sites).where(eq(sites.id, id))).length > 0;
+// What endpoints point at (accounts, arrivals folders, workflows, sites).
+export * from './refs-repo.ts';

@@ -107,3 +107,14 @@ export const endpoints = pgTable(
 /** Whether an edge server's agent has been heard from lately (spec2: connected), as a column expression. */
 export const edgeServerConnected = (): SQL<boolean> =>
   sql<boolean>`coalesce(${edgeServers.lastSeenAt} > now() - make_interval(secs => ${EDGE_CONNECTED_WITHIN_SECONDS}), false)`;
+
+/**
+ * What an endpoint's status really is (DESIGN: health is reported, not assumed): a person's disabled; an
+ * error while its edge server is not connected; a warning until its agent has reported it; else the report.
+ */
+export const endpointShownStatus = (): SQL<string> =>
+  sql<string>`case
+    when ${endpoints.status} = 'disabled' then 'disabled'
+    when not ${edgeServerConnected()} then 'error'
+    when ${endpoints.statusReportedAt} is null then 'warning'
+    else ${endpoints.status} end`;
