@@ -24,7 +24,9 @@ describe(`demo data (${testDriver()})`, () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp();
-    await seedDemo(t.ctx.db, DEMO_PASSWORD, { dataDir: t.ctx.config.dataDir });
+    await seedDemo(t.ctx.db, DEMO_PASSWORD, {
+      files: { storage: t.ctx.storage, dataDir: t.ctx.config.dataDir },
+    });
   });
   afterAll(() => t.close());
 

@@ -202,7 +202,11 @@ describe(`ingest queue (${testDriver()})`, () => {
     });
 
     it('answers the log, and the thumbnail fitted to the size asked for', async () => {
-      const path = await storeDemoThumbnail(t.ctx.config.dataDir, 'test.jpg', 200);
+      const path = await storeDemoThumbnail(
+        { storage: t.ctx.storage, dataDir: t.ctx.config.dataDir },
+        'test.jpg',
+        200,
+      );
       const withThumb = await item(source, {
         status: 'ingested',
         log: 'line 1\nline 2\n',

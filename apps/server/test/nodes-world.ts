@@ -1,5 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { Readable } from 'node:stream';
 import { API_VERSION_HEADER, API_VERSIONS, type MediaNode, type NodeListing } from '@media/contract';
 import sharp from 'sharp';
 import { findRoleByName, grantAccountAccess, makeUser } from '../src/seed/factories.ts';
@@ -29,11 +28,10 @@ export const smallJpeg = (color = { r: 200, g: 30, b: 30 }) =>
     .jpeg()
     .toBuffer();
 
-const writeDataFile = (dataDir: string, relativePath: string, content: Buffer) => {
-  const file = path.join(dataDir, relativePath);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, content);
-  return relativePath;
+/** Stores a file through the app's media storage (DATA_DIR or a bucket), answering its key. */
+const storeFile = async (t: TestApp, key: string, content: Buffer) => {
+  await t.ctx.storage.putStream(key, Readable.from([content]));
+  return key;
 };
 
 const day = (date: string) => new Date(`${date}T12:00:00Z`);
@@ -63,13 +61,13 @@ export const makeNodesWorld = async (t: TestApp) => {
   const jpeg = await smallJpeg();
   const thumb = await makeThumbRow(db, {
     accountId,
-    storagePath: writeDataFile(t.config.dataDir, `thumbs/${accountId}/clip-a.jpg`, jpeg),
+    storagePath: await storeFile(t, `thumbs/${accountId}/clip-a.jpg`, jpeg),
   });
   const videoBytes = Buffer.from(Array.from({ length: 4096 }, (_, index) => index % 251));
   const clipMedia = await makeMediaRow(db, {
     accountId,
     name: 'Clip A',
-    storagePath: writeDataFile(t.config.dataDir, `media/${accountId}/clip-a.mp4`, videoBytes),
+    storagePath: await storeFile(t, `media/${accountId}/clip-a.mp4`, videoBytes),
     contentType: 'video/mp4',
     duration: 12.5,
     width: 640,

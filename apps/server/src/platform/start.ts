@@ -96,7 +96,7 @@ export const createContext = async (
   let demo: StartedContext['demo'];
   if (config.seedDemo) {
     const password = config.demoPassword ?? generatePassword(DEFAULT_PASSWORD_RULES);
-    const logins = await seedDemo(database.db, password, { dataDir: config.dataDir });
+    const logins = await seedDemo(database.db, password, { files: { storage, dataDir: config.dataDir } });
     if (logins) demo = { password, logins };
   }
   return { ctx, outcome, demo };

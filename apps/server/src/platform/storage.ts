@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomToken } from './crypto.ts';
+import { isSafeKey, type MediaStorage } from './storage/index.ts';
 
 /** A file name that is safe in any file system, keeping its extension readable. */
 const safeFileName = (name: string) =>
@@ -41,16 +42,21 @@ export const removeInterruptedUploads = async (dataDir: string, options: { idleM
   return removed;
 };
 
+/** The media storage with the DATA_DIR whose `tmp` folder holds files until they are complete. */
+export type FileStore = { storage: MediaStorage; dataDir: string };
+
 /**
- * Streams into a temporary file under DATA_DIR/tmp and moves it into DATA_DIR/{folder} only when it is
- * complete, so a killed server never leaves half a file where stored files live (DESIGN.md).
- * `check` runs on the complete temporary file; throwing there discards it.
+ * Streams into a temporary file under DATA_DIR/tmp and hands it to the media storage only when it is
+ * complete, so a killed server never leaves half a file where stored files live (DESIGN.md). `check` runs
+ * on the complete temporary file; throwing there discards it. Answers the storage key (`relativePath`).
  */
 export const storeStream = async (options: {
+  storage: MediaStorage;
   dataDir: string;
   folder: string;
   fileName: string;
   stream: Readable;
+  contentType?: string;
   check?: (tempPath: string) => void | Promise<void>;
 }) => {
   const tmpDir = tempDirOf(options.dataDir);
@@ -59,14 +65,26 @@ export const storeStream = async (options: {
   try {
     await pipeline(options.stream, fs.createWriteStream(tempPath, { flags: 'wx' }));
     await options.check?.(tempPath);
-    const relativePath = path.join(options.folder, `${randomToken(9)}-${safeFileName(options.fileName)}`);
-    const finalPath = path.join(options.dataDir, relativePath);
-    await fs.promises.mkdir(path.dirname(finalPath), { recursive: true });
-    await fs.promises.rename(tempPath, finalPath);
-    const { size } = await fs.promises.stat(finalPath);
-    return { relativePath, size, remove: () => fs.promises.rm(finalPath, { force: true }) };
+    const relativePath = `${options.folder}/${randomToken(9)}-${safeFileName(options.fileName)}`;
+    const { size } = await options.storage.putFile(relativePath, tempPath, {
+      contentType: options.contentType,
+    });
+    return { relativePath, size, remove: () => options.storage.remove(relativePath) };
   } catch (error) {
     await fs.promises.rm(tempPath, { force: true });
+    throw error;
+  }
+};
+
+/** A stored object's bytes (a thumbnail, an icon), or undefined when there is none. */
+export const readStored = async (storage: MediaStorage, key: string) => {
+  if (!isSafeKey(key)) return undefined;
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await storage.read(key)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
 };

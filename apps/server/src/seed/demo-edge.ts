@@ -8,7 +8,7 @@ import { ingestQueueItems, unprocessedFiles } from '../modules/ingest/tables.ts'
 import { users } from '../modules/users/tables.ts';
 import { randomToken, sha256 } from '../platform/crypto.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
-import { storeStream } from '../platform/storage.ts';
+import { type FileStore, storeStream } from '../platform/storage.ts';
 
 /*
  * Factories of the edge and ingest tables (shared by the integration tests and the demo seed, so demo
@@ -114,7 +114,7 @@ export const makeUnprocessedFileRow = async (
 };
 
 /** A small JPEG thumbnail, stored under DATA_DIR/thumbnails like the agent's uploads; answers its relative path. */
-export const storeDemoThumbnail = async (dataDir: string, fileName: string, hue: number) => {
+export const storeDemoThumbnail = async (files: FileStore, fileName: string, hue: number) => {
   const width = 320;
   const height = 180;
   const colour = (lightness: number) => `hsl(${hue}, 60%, ${lightness}%)`;
@@ -125,8 +125,9 @@ export const storeDemoThumbnail = async (dataDir: string, fileName: string, hue:
   </svg>`;
   const jpeg = await sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
   const stored = await storeStream({
-    dataDir,
+    ...files,
     folder: 'thumbnails',
+    contentType: 'image/jpeg',
     fileName,
     stream: Readable.from(jpeg),
   });
@@ -141,7 +142,7 @@ type DemoEdgeInput = {
   siteEdgeOwner: string;
   personalEdgeOwner: string;
   /** Where thumbnails go; without it the demo items have none. */
-  dataDir?: string;
+  files?: FileStore;
 };
 
 const DAY = 86_400_000;
@@ -274,7 +275,7 @@ export const seedDemoEdge = async (db: DbOrTx, input: DemoEdgeInput) => {
   });
 
   const thumbnail = async (name: string, hue: number) =>
-    input.dataDir ? await storeDemoThumbnail(input.dataDir, `${name}.jpg`, hue) : null;
+    input.files ? await storeDemoThumbnail(input.files, `${name}.jpg`, hue) : null;
   const item = async (
     source: { id: number; accountId: number | null; arrivalsFolderId: number | null },
     edge: { id: number },

@@ -8,7 +8,7 @@ import { arrivalsFolders } from '../modules/arrivals/tables.ts';
 import { ingestQueueItems } from '../modules/ingest/tables.ts';
 import { addIngestedMedia } from '../modules/nodes/ingested.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
-import { storeStream } from '../platform/storage.ts';
+import { type FileStore, storeStream } from '../platform/storage.ts';
 import { findRoleByName } from './factories.ts';
 import { makeMediaRow, makeNodeRow, makeThumbRow } from './node-factories.ts';
 
@@ -96,8 +96,9 @@ const ago = (hours: number) => new Date(Date.now() - hours * HOUR);
  * the Logger role may only view; and the queue's ingested files in /Arrivals/{arrivals folder}. Without a
  * dataDir the tree is made without files.
  */
-export const seedDemoMedia = async (db: DbOrTx, input: { accounts: Named[]; dataDir?: string }) => {
-  const { dataDir } = input;
+export const seedDemoMedia = async (db: DbOrTx, input: { accounts: Named[]; files?: FileStore }) => {
+  const store = input.files;
+  const dataDir = store?.dataDir;
   const workDir = dataDir
     ? await fs.promises.mkdtemp(path.join(dataDir, 'tmp', 'demo-media-')).catch(async () => {
         await fs.promises.mkdir(path.join(dataDir, 'tmp'), { recursive: true });
@@ -111,7 +112,7 @@ export const seedDemoMedia = async (db: DbOrTx, input: { accounts: Named[]; data
     for (const account of input.accounts)
       await seedAccountTree(db, {
         account,
-        dataDir,
+        store,
         files,
         hidden: [{ roleId: viewer.id, access: 'none' }],
         viewOnly: [{ roleId: logger.id, access: 'view' }],
@@ -119,11 +120,11 @@ export const seedDemoMedia = async (db: DbOrTx, input: { accounts: Named[]; data
   } finally {
     if (workDir) await fs.promises.rm(workDir, { recursive: true, force: true });
   }
-  await landIngestedItems(db, dataDir);
+  await landIngestedItems(db, store);
 };
 
 /** The demo queue's ingested files of an account are in its tree, as the agent's report puts them there. */
-const landIngestedItems = async (db: DbOrTx, dataDir: string | undefined) => {
+const landIngestedItems = async (db: DbOrTx, store: FileStore | undefined) => {
   const items = await db
     .select({
       id: ingestQueueItems.id,
@@ -142,7 +143,7 @@ const landIngestedItems = async (db: DbOrTx, dataDir: string | undefined) => {
     .orderBy(asc(ingestQueueItems.id));
   for (const item of items)
     await addIngestedMedia(db, {
-      dataDir: dataDir ?? '',
+      files: store,
       accountId: item.accountId as number,
       ingestQueueItemId: item.id,
       folderName: item.folderName,
@@ -151,7 +152,7 @@ const landIngestedItems = async (db: DbOrTx, dataDir: string | undefined) => {
       duration: item.duration,
       width: item.proxyWidth,
       height: item.proxyHeight,
-      thumbnailPath: dataDir ? item.thumbnailPath : null,
+      thumbnailPath: store ? item.thumbnailPath : null,
     });
 };
 
@@ -159,17 +160,18 @@ const seedAccountTree = async (
   db: DbOrTx,
   options: {
     account: Named;
-    dataDir?: string;
+    store?: FileStore;
     files?: [DemoFile, DemoFile];
     hidden: FolderPermission[];
     viewOnly: FolderPermission[];
   },
 ) => {
-  const { account, dataDir, files } = options;
+  const { account, store: fileStore, files } = options;
   const accountId = account.id;
   const store = async (from: string, folder: string, fileName: string) =>
-    dataDir
-      ? (await storeStream({ dataDir, folder, fileName, stream: fs.createReadStream(from) })).relativePath
+    fileStore
+      ? (await storeStream({ ...fileStore, folder, fileName, stream: fs.createReadStream(from) }))
+          .relativePath
       : null;
   const thumbOf = async (which: 0 | 1, fileName: string) => {
     const from = files?.[which].thumbnail;

@@ -20,6 +20,7 @@ import { resellers, workflows } from '../modules/organisation/tables.ts';
 import { users } from '../modules/users/tables.ts';
 import { randomToken, sha256 } from '../platform/crypto.ts';
 import type { Db, Tx } from '../platform/db/client.ts';
+import type { FileStore } from '../platform/storage.ts';
 import { seedDemoEdge } from './demo-edge.ts';
 import { seedDemoMedia } from './demo-media.ts';
 import { seedDemoPublishing } from './demo-publishing.ts';
@@ -45,7 +46,7 @@ const ACCOUNT_ROLES = [ROLE_ACCOUNT_MANAGER, ROLE_EDITOR, ROLE_LOGGER, ROLE_VIEW
 export const seedDemo = async (
   db: Db,
   password: string,
-  options: { dataDir?: string } = {},
+  options: { files?: FileStore } = {},
 ): Promise<DemoLogin[] | undefined> =>
   db.transaction(async (tx) => {
     const [existing] = await tx.select({ n: count() }).from(resellers);
@@ -140,9 +141,9 @@ export const seedDemo = async (
       sites: [london, berlin],
       siteEdgeOwner: 'london.manager',
       personalEdgeOwner: 'evening-news.manager',
-      dataDir: options.dataDir,
+      files: options.files,
     });
-    await seedDemoMedia(tx, { accounts, dataDir: options.dataDir });
+    await seedDemoMedia(tx, { accounts, files: options.files });
     await seedDemoPublishing(tx, { accounts, siteId: london.id });
 
     // Open invitations and sessions opened in the accounts (from elsewhere) so those lists have something to show.

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import {
   AGENT_THUMBNAIL_MAX_BYTES,
@@ -257,7 +256,7 @@ const landIngestedItem = async (ctx: AppContext, tx: DbOrTx, id: number, change:
     filmstripPath: files.get('filmstrip')?.storagePath ?? null,
     posterPath: files.get('poster')?.storagePath ?? null,
     // Without a poster, a copy of the item's thumbnail (the item may drop its own).
-    dataDir: ctx.config.dataDir,
+    files: { storage: ctx.storage, dataDir: ctx.config.dataDir },
     thumbnailPath: ingested.thumbnailPath,
   });
 };
@@ -275,8 +274,10 @@ export const storeThumbnail = async (options: {
     throw new AppError(ERROR_CODES.unsupportedMediaType, 'A thumbnail must be image/jpeg');
   const item = await requireItem(ctx, edge, id);
   const stored = await storeStream({
+    storage: ctx.storage,
     dataDir: ctx.config.dataDir,
     folder: 'thumbnails',
+    contentType: 'image/jpeg',
     fileName: `${id}.jpg`,
     stream: options.stream,
     check: async (tempPath) => {
@@ -296,7 +297,7 @@ export const storeThumbnail = async (options: {
     },
   });
   const previous = await repo.setThumbnail(ctx.db, id, stored.relativePath);
-  if (previous) await fs.promises.rm(path.join(ctx.config.dataDir, previous), { force: true });
+  if (previous) await ctx.storage.remove(previous).catch(() => undefined);
   await publishQueueChange(ctx, edge, item);
   return { ok: true as const };
 };

@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import {
   CHANNELS,
   canAbort,
@@ -22,6 +20,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { mayManageEdgeServer } from '../../platform/permissions.ts';
+import { readStored } from '../../platform/storage.ts';
 import { toItems } from './presenter.ts';
 import { type Call, factsOf, mayManageAccount, type QueueOwner, requireQueue } from './queues.ts';
 import * as repo from './repo.ts';
@@ -322,15 +321,8 @@ export const itemThumbnail = async ({
   if (!item.thumbnailPath) throw notFound('Thumbnail');
   const etag = `"${createHash('sha256').update(`${item.thumbnailPath}|${width}x${height}`).digest('base64url').slice(0, 27)}"`;
   if (ifNoneMatch === etag) return { etag, image: null };
-  const root = path.resolve(ctx.config.dataDir);
-  const file = path.resolve(root, item.thumbnailPath);
-  if (!file.startsWith(root + path.sep)) throw notFound('Thumbnail');
-  let source: Buffer;
-  try {
-    source = await fs.promises.readFile(file);
-  } catch {
-    throw notFound('Thumbnail');
-  }
+  const source = await readStored(ctx.storage, item.thumbnailPath);
+  if (!source) throw notFound('Thumbnail');
   const image = await sharp(source).resize(width, height, { fit: 'inside' }).jpeg({ quality: 80 }).toBuffer();
   return { etag, image };
 };

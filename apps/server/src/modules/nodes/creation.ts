@@ -86,7 +86,9 @@ export const createNode = async ({ ctx, actor, create }: Call<{ create: NodeCrea
   const image = create.thumb ? await readThumb(create.thumb.data) : undefined;
   const stored = image
     ? await storeStream({
+        storage: ctx.storage,
         dataDir: ctx.config.dataDir,
+        contentType: 'image/jpeg',
         folder: joinPath(['thumbs', String(accountId)]).slice(1),
         fileName: 'thumb.jpg',
         stream: Readable.from([image]),

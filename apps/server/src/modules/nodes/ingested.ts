@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { freeName, joinPath, NODE_NAME_MAX, pathSegments } from '@media/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { storeStream } from '../../platform/storage.ts';
+import { type FileStore, readStored, storeStream } from '../../platform/storage.ts';
 import { ensureAccountRoot, type NodeRow } from './repo.ts';
 import { media, nodes, thumbs } from './tables.ts';
 
@@ -13,8 +13,8 @@ export const ARRIVALS_ROOT_FOLDER = 'Arrivals';
 export const INGEST_QUEUE_ITEM_KEY = 'ingestQueueItemId';
 
 export type IngestedMedia = {
-  /** Where stored files live (config.dataDir), to copy a queue item's own thumbnail. */
-  dataDir?: string;
+  /** Where stored files live, to copy a queue item's own thumbnail. */
+  files?: FileStore;
   accountId: number;
   /** The queue item the file came through. */
   ingestQueueItemId: number;
@@ -97,14 +97,15 @@ const ensureFolder = async (db: DbOrTx, parent: NodeRow, name: string): Promise<
 };
 
 /** Copies a stored thumbnail to a file of the media tree's own; null when the file is gone. */
-const copyThumbnail = async (dataDir: string, accountId: number, relativePath: string) => {
-  const source = path.join(dataDir, relativePath);
-  if (!fs.existsSync(source)) return null;
+const copyThumbnail = async (files: FileStore, accountId: number, key: string) => {
+  const image = await readStored(files.storage, key);
+  if (!image) return null;
   const stored = await storeStream({
-    dataDir,
+    ...files,
     folder: `thumbs/${accountId}`,
-    fileName: path.basename(relativePath),
-    stream: fs.createReadStream(source),
+    fileName: key.split('/').pop() ?? 'thumb.jpg',
+    contentType: 'image/jpeg',
+    stream: Readable.from([image]),
   });
   return stored.relativePath;
 };
@@ -158,8 +159,8 @@ export const addIngestedMedia = async (
   if (!row) throw new Error('media not created');
   const thumbPath =
     input.posterPath ??
-    (input.thumbnailPath && input.dataDir
-      ? await copyThumbnail(input.dataDir, input.accountId, input.thumbnailPath)
+    (input.thumbnailPath && input.files
+      ? await copyThumbnail(input.files, input.accountId, input.thumbnailPath)
       : null);
   const [thumb] = thumbPath
     ? await db

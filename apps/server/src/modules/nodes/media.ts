@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { PlayerMediaInfo } from '@media/contract';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
+import { storedContent } from '../../platform/http/stored-content.ts';
+import { isSafeKey } from '../../platform/storage/index.ts';
+import { readStored } from '../../platform/storage.ts';
 import { treeAccess } from './access.ts';
 import * as repo from './repo.ts';
 
@@ -25,15 +26,6 @@ const requireMedia = async (ctx: AppContext, actor: Actor, id: number) => {
   const row = await repo.findMedia(ctx.db, id);
   if (!row) throw notFound('Media');
   return { row, access: await viewerAccess(ctx, actor, row.accountId, 'Media') };
-};
-
-/** A stored file under DATA_DIR, or undefined when the path would leave it or the file is gone. */
-const storedFile = async (dataDir: string, relativePath: string) => {
-  const root = path.resolve(dataDir);
-  const file = path.resolve(root, relativePath);
-  if (!file.startsWith(root + path.sep)) return undefined;
-  const stat = await fs.promises.stat(file).catch(() => undefined);
-  return stat?.isFile() ? { root, relativePath: path.relative(root, file), stat } : undefined;
 };
 
 /** GET /api/media/{id}: what the player needs (spec3 §3 Player media info). */
@@ -81,22 +73,32 @@ export const usableRange = (header: string | undefined, size: number): string | 
   return specs.length > 0 ? `bytes=${specs.join(',')}` : undefined;
 };
 
-/**
- * GET /api/media/{id}/content: where the media's file is, for a ranged file answer, and the request's Range
- * header as it should be answered.
- */
+/** GET /api/media/{id}/content: the media's proxy from the storage, with byte ranges. */
 export const mediaFile = async ({
   ctx,
   actor,
   id,
   accountId,
-  range,
-}: Call<{ id: number; accountId?: number; range?: string }>) => {
+  request,
+}: Call<{
+  id: number;
+  accountId?: number;
+  request: { range?: string; ifRange?: string; ifNoneMatch?: string };
+}>) => {
   const { row } = await requireMedia(ctx, actor, id);
   if (accountId !== undefined && accountId !== row.accountId) throw notFound('Media');
-  const file = row.storagePath ? await storedFile(ctx.config.dataDir, row.storagePath) : undefined;
-  if (!file) throw notFound('Media file');
-  return { ...file, contentType: row.contentType, range: usableRange(range, file.stat.size) };
+  const key = row.storagePath;
+  const stat = key && isSafeKey(key) ? await ctx.storage.stat(key).catch(() => undefined) : undefined;
+  const answer =
+    key && stat
+      ? await storedContent(ctx.storage, key, {
+          ...request,
+          range: usableRange(request.range, stat.size),
+          contentType: row.contentType,
+        })
+      : undefined;
+  if (!answer) throw notFound('Media file');
+  return answer;
 };
 
 /**
@@ -114,7 +116,7 @@ export const thumbImage = async ({
   await viewerAccess(ctx, actor, thumb.accountId, 'Thumbnail');
   const etag = `"${createHash('sha256').update(`${thumb.id}|${thumb.storagePath}`).digest('base64url').slice(0, 27)}"`;
   if (ifNoneMatch === etag) return { etag, image: null };
-  const file = await storedFile(ctx.config.dataDir, thumb.storagePath);
-  if (!file) throw notFound('Thumbnail');
-  return { etag, image: await fs.promises.readFile(path.join(file.root, file.relativePath)) };
+  const image = await readStored(ctx.storage, thumb.storagePath);
+  if (!image) throw notFound('Thumbnail');
+  return { etag, image };
 };

@@ -1,4 +1,3 @@
-import send from '@fastify/send';
 import {
   API_VERSION_HEADER,
   API_VERSIONS,
@@ -23,7 +22,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AppServices, requireActor } from '../../app.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { AppError, notFound } from '../../platform/errors.ts';
+import { AppError } from '../../platform/errors.ts';
 import { results } from '../../platform/http/envelope.ts';
 import * as service from './service.ts';
 
@@ -135,30 +134,23 @@ export const registerNodeRoutes = (fastify: FastifyInstance, ctx: AppContext, _s
       },
     },
     async (request, reply) => {
-      const file = await service.mediaFile({
+      const answer = await service.mediaFile({
         ctx,
         actor: requireActor(request),
         id: request.params.id,
         accountId: request.query.accountId,
-        range: request.headers.range,
+        request: {
+          range: request.headers.range,
+          ifRange: [request.headers['if-range']].flat()[0],
+          ifNoneMatch: request.headers['if-none-match'],
+        },
       });
-      // @fastify/send reads the header itself; it gets the range as RFC 9110 reads it.
-      request.raw.headers.range = file.range;
-      const answer = await send(request.raw, file.relativePath, {
-        root: file.root,
-        dotfiles: 'allow',
-        cacheControl: false,
-        acceptRanges: true,
-      });
-      if (answer.type === 'error' && answer.statusCode === 416)
-        return reply
-          .status(416)
-          .header('content-range', answer.headers['Content-Range'])
-          .send({ error: { code: ERROR_CODES.validation, message: 'The range is outside the file' } });
-      if (answer.type !== 'file') throw notFound('Media file');
-      reply.status(answer.statusCode).headers(answer.headers).header('cache-control', 'private, no-cache');
-      if (file.contentType && answer.statusCode !== 416) reply.type(file.contentType);
-      return reply.send(answer.stream);
+      reply.status(answer.status).headers(answer.headers).header('cache-control', 'private, no-cache');
+      if (answer.status === 416)
+        return reply.send({
+          error: { code: ERROR_CODES.validation, message: 'The range is outside the file' },
+        });
+      return reply.send(answer.body);
     },
   );
   app.get(

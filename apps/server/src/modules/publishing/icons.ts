@@ -1,6 +1,5 @@
 import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +17,7 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { findAncestry, visibleSiteIds } from '../../platform/permissions.ts';
-import { storeStream } from '../../platform/storage.ts';
+import { readStored, storeStream } from '../../platform/storage.ts';
 import { toIcon } from './presenter.ts';
 import * as repo from './repo.ts';
 import {
@@ -207,7 +206,9 @@ export const uploadIcon = async ({
   if (!file) throw badRequest(MSG_UPLOAD_NO_FILE);
   const png = await normalise(await readAll(file));
   const stored = await storeStream({
+    storage: ctx.storage,
     dataDir: ctx.config.dataDir,
+    contentType: 'image/png',
     folder: `publishing/${kind}/${id}/icons`,
     fileName: 'icon.png',
     stream: Readable.from(png),
@@ -250,12 +251,8 @@ export const iconImage = async ({
   if (!icon || !(await mayReadIcon(ctx.db, actor, icon))) throw notFound('Icon');
   const etag = `"${createHash('sha256').update(`${icon.id}|${icon.storagePath}`).digest('base64url').slice(0, 27)}"`;
   if (ifNoneMatch === etag) return { etag, contentType: icon.contentType, image: null };
-  const root = path.resolve(ctx.config.dataDir);
-  const file = path.resolve(root, icon.storagePath);
-  if (!file.startsWith(root + path.sep)) throw notFound('Icon');
-  const image = await fs.promises.readFile(file).catch(() => {
-    throw notFound('Icon');
-  });
+  const image = await readStored(ctx.storage, icon.storagePath);
+  if (!image) throw notFound('Icon');
   return { etag, contentType: icon.contentType, image };
 };
 

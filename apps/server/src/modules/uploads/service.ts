@@ -78,7 +78,9 @@ export const receiveUpload = async (options: {
   let stored: Awaited<ReturnType<typeof storeStream>>;
   try {
     stored = await storeStream({
+      storage: ctx.storage,
       dataDir: ctx.config.dataDir,
+      contentType: file.contentType,
       folder: `media/accounts/${accountId}/${kind === 'metadataMapping' ? 'metadata-mappings' : 'uploads'}`,
       fileName: file.fileName,
       stream: file.stream,
