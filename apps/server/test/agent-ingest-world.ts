@@ -78,8 +78,8 @@ export const makeClip = (
     file,
   ]);
 
-export const makeIngestWorld = async (name: string) => {
-  const t = await buildTestApp();
+export const makeIngestWorld = async (name: string, env: Record<string, string> = {}) => {
+  const t = await buildTestApp(env);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   if (!address || typeof address === 'string') throw new Error('not listening');
