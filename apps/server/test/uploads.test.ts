@@ -69,7 +69,9 @@ describe(`uploads (${testDriver()})`, () => {
       format: 'PAL_wide',
       aspect: 'wide',
       uploadedBy: w.editor.user.username,
-      status: 'received',
+      // A node at its location, whose proxy a job makes (uploads-processing.test.ts plays real ones).
+      status: 'processing',
+      nodePath: '/File Uploads/2026-11-23/Interview',
     });
     const [row] = await t.ctx.db.select().from(uploads).where(eq(uploads.id, sent.body.results.id));
     const stored = path.join(t.ctx.config.dataDir, row?.storagePath ?? '');
@@ -86,7 +88,7 @@ describe(`uploads (${testDriver()})`, () => {
         content: '%PDF',
       },
     );
-    expect(doc.body.results).toMatchObject({ kind: 'document', location: '' });
+    expect(doc.body.results).toMatchObject({ kind: 'document', status: 'ready', nodeId: null });
   });
 
   it('refuses a file type (415), a file over the limit (413) and no file (400), storing nothing', async () => {
@@ -127,7 +129,9 @@ describe(`uploads (${testDriver()})`, () => {
     );
     expect(badFormat.body.error.message).toBe('Unknown ingest format: SECAM');
     expect(storedFiles().length).toBe(before);
-    expect(fs.readdirSync(path.join(t.ctx.config.dataDir, 'tmp'))).toEqual([]);
+    expect(
+      fs.readdirSync(path.join(t.ctx.config.dataDir, 'tmp')).filter((name) => name.endsWith('.part')),
+    ).toEqual([]);
     const rows = await t.ctx.db.select().from(uploads).where(eq(uploads.accountId, w.account.id));
     expect(rows).toHaveLength(2);
   });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { maxIngestResolutionOf, proxyPlan, resolveIngestFormat } from './proxy-plan.ts';
+import { maxIngestResolutionOf, proxyPlan, resolveIngestFormat, uploadIngestFormat } from './proxy-plan.ts';
 
 describe('resolveIngestFormat', () => {
   it('takes the workflow, then the arrivals folder, then the account, then the default', () => {
@@ -80,5 +80,21 @@ describe('proxyPlan', () => {
         },
       ),
     );
+  });
+});
+
+describe('uploadIngestFormat', () => {
+  it("takes the user's format, else the account's first, with the aspect the user chose", () => {
+    expect(uploadIngestFormat({ format: 'NTSC_wide_720', account: ['50_normal'] })).toBe('NTSC_wide_720');
+    expect(uploadIngestFormat({ format: '', account: ['50_normal'] })).toBe('50_normal');
+    expect(uploadIngestFormat({ account: [] })).toBe('PAL_wide');
+    expect(uploadIngestFormat({ format: 'NTSC_wide_720', aspect: 'normal', account: [] })).toBe(
+      'NTSC_normal_720',
+    );
+  });
+
+  it('falls back to the standard resolution when the chosen aspect has no such one', () => {
+    expect(uploadIngestFormat({ format: 'PAL_wide_1080', aspect: 'tall', account: [] })).toBe('PAL_tall');
+    expect(uploadIngestFormat({ format: 'PAL_tall_640', aspect: 'wide', account: [] })).toBe('PAL_wide');
   });
 });

@@ -5,6 +5,7 @@ import {
   FRAME_RATE_STANDARDS,
   NEW_INGEST_FORMAT,
   packIngestFormat,
+  resolutionsFor,
   unpackIngestFormat,
 } from '../config/ingest-formats.ts';
 
@@ -43,6 +44,26 @@ export const resolveIngestFormat = (chain: {
 }): string => {
   const found = [chain.workflow, chain.arrivalsFolder, ...chain.account].find(usable);
   return packIngestFormat(found ? unpackIngestFormat(found).format : NEW_INGEST_FORMAT);
+};
+
+/**
+ * The ingest format of a web upload's proxy (spec1 upload options): the format the user chose, else the
+ * account's first; the aspect the user chose replaces the format's own.
+ */
+export const uploadIngestFormat = (choice: {
+  format?: string | null;
+  aspect?: Aspect | null;
+  account: readonly string[];
+}): string => {
+  const { format } = unpackIngestFormat(
+    resolveIngestFormat({ workflow: choice.format, account: choice.account }),
+  );
+  if (!choice.aspect || choice.aspect === format.aspect) return packIngestFormat(format);
+  // A resolution of landscape frames means nothing for tall ones (and back): the standard one then.
+  const resolution = resolutionsFor(choice.aspect).includes(format.resolution)
+    ? format.resolution
+    : 'standard';
+  return packIngestFormat({ ...format, aspect: choice.aspect, resolution });
 };
 
 /** The account's max ingest resolution from its max video ('640x360' -> 640); spec1 §5's default 640 otherwise. */

@@ -109,6 +109,11 @@ export const webUploadKindOf = (fileName: string): 'media' | 'document' | undefi
   return undefined;
 };
 
+/** Media uploads that are one picture: they become a still (a JPEG), not a video proxy. */
+export const STILL_EXTENSIONS = ['jpg', 'jpeg', 'png', 'tif', 'tiff', 'gif', 'bmp', 'dpx', 'exr'] as const;
+export const isStillFileName = (fileName: string) =>
+  (STILL_EXTENSIONS as readonly string[]).includes(fileExtension(fileName));
+
 export const isCsvFileName = (fileName: string) => fileExtension(fileName) === 'csv';
 
 /** A name for the stored file: the user's upload name, kept to letters, digits and a few marks. */
@@ -138,6 +143,14 @@ export const uploadSchema = z.object({
   status: z
     .enum(['received', 'processing', 'ready', 'failed'])
     .describe('received: stored; processing: its proxy is being made; ready: playable; failed'),
+  /** Why processing failed (a failed upload's only explanation). */
+  error: z.string().nullable(),
+  /** Percent done while processing. */
+  progress: z.number().int().nullable(),
+  /** The media tree node a media upload became (null for documents, or once the node is deleted). */
+  nodeId: z.number().int().nullable(),
+  /** Where the node is in the account's tree (its path), when there is one. */
+  nodePath: z.string().nullable(),
 });
 export type Upload = z.infer<typeof uploadSchema>;
 

@@ -45,7 +45,7 @@ export type IngestedMedia = {
 };
 
 /** A node name from free text: no slash, trimmed, within the length limit. */
-const nodeName = (text: string, fallback: string) =>
+export const nodeName = (text: string, fallback: string) =>
   text.replace(/\//g, '-').trim().slice(0, NODE_NAME_MAX).trim() || fallback;
 
 /** The two folder names under the account's root where an arrivals folder's files land: target, then folder. */
@@ -59,7 +59,7 @@ export const arrivalsFolderPath = (targetFolder: string | null | undefined, fold
   joinPath(arrivalsFolderNames(targetFolder, folderName));
 
 /** Lower-cased names of a folder's children that begin with `name` (the candidates freeName must avoid). */
-const takenNames = async (db: DbOrTx, parentId: number, name: string) => {
+export const takenNames = async (db: DbOrTx, parentId: number, name: string) => {
   const rows = await db
     .select({ name: nodes.name })
     .from(nodes)
@@ -68,7 +68,7 @@ const takenNames = async (db: DbOrTx, parentId: number, name: string) => {
 };
 
 /** The folder named `name` in `parent` (any casing), made when missing; a non-folder there keeps its name. */
-const ensureFolder = async (db: DbOrTx, parent: NodeRow, name: string): Promise<NodeRow> => {
+export const ensureFolder = async (db: DbOrTx, parent: NodeRow, name: string): Promise<NodeRow> => {
   const [existing] = await db
     .select()
     .from(nodes)

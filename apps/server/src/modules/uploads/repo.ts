@@ -1,7 +1,10 @@
 import type { UploadKind } from '@media/contract';
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { pageTotal } from '../../platform/db/paging.ts';
+import { ingestFormats } from '../config/tables.ts';
+import { nodes } from '../nodes/tables.ts';
+import { accounts } from '../organisation/tables.ts';
 import { users } from '../users/tables.ts';
 import { uploads } from './tables.ts';
 
@@ -18,6 +21,10 @@ const uploadColumns = {
   uploadedBy: users.username,
   createdAt: uploads.createdAt,
   status: uploads.status,
+  error: uploads.error,
+  progress: uploads.progress,
+  nodeId: uploads.nodeId,
+  nodePath: nodes.path,
 };
 
 export const insertUpload = async (db: DbOrTx, values: typeof uploads.$inferInsert) => {
@@ -30,9 +37,44 @@ export const findUpload = async (db: DbOrTx, id: number) => {
     .select(uploadColumns)
     .from(uploads)
     .leftJoin(users, eq(users.id, uploads.userId))
+    .leftJoin(nodes, eq(nodes.id, uploads.nodeId))
     .where(eq(uploads.id, id));
   return row;
 };
+
+/** What the proxy job needs of an upload: its file, choices, node and the account's formats. */
+export const findUploadWork = async (db: DbOrTx, id: number) => {
+  const [row] = await db
+    .select({
+      id: uploads.id,
+      accountId: uploads.accountId,
+      fileName: uploads.fileName,
+      storagePath: uploads.storagePath,
+      format: uploads.format,
+      aspect: uploads.aspect,
+      status: uploads.status,
+      nodeId: uploads.nodeId,
+      mediaId: nodes.mediaId,
+      maxVideo: accounts.maxVideo,
+    })
+    .from(uploads)
+    .innerJoin(accounts, eq(accounts.id, uploads.accountId))
+    .leftJoin(nodes, eq(nodes.id, uploads.nodeId))
+    .where(eq(uploads.id, id));
+  if (!row) return undefined;
+  const formats = await db
+    .select({ format: ingestFormats.format })
+    .from(ingestFormats)
+    .where(eq(ingestFormats.accountId, row.accountId))
+    .orderBy(asc(ingestFormats.position));
+  return { ...row, accountFormats: formats.map((f) => f.format) };
+};
+
+export const setUploadState = (
+  db: DbOrTx,
+  id: number,
+  state: Partial<Pick<typeof uploads.$inferInsert, 'status' | 'error' | 'progress' | 'nodeId'>>,
+) => db.update(uploads).set(state).where(eq(uploads.id, id));
 
 /** Newest first. */
 export const findUploadsPage = async (
@@ -44,6 +86,7 @@ export const findUploadsPage = async (
     .select(uploadColumns)
     .from(uploads)
     .leftJoin(users, eq(users.id, uploads.userId))
+    .leftJoin(nodes, eq(nodes.id, uploads.nodeId))
     .where(where)
     .orderBy(desc(uploads.createdAt), desc(uploads.id))
     .offset(options.offset)

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import {
   CHANNELS,
+  defaultUploadLocation,
   ERROR_CODES,
   fileExtension,
   hasRight,
@@ -20,6 +21,8 @@ import { AppError, badRequest, forbidden, notFound } from '../../platform/errors
 import { requireRight } from '../../platform/permissions.ts';
 import { storeStream } from '../../platform/storage.ts';
 import { accountPermissions } from '../access/service.ts';
+import { addUploadedMedia } from '../nodes/uploaded.ts';
+import { uploadProxyQueue } from './processing.ts';
 import * as repo from './repo.ts';
 
 /** What a route hands over: the file part of the request, read only after the rights are checked. */
@@ -93,26 +96,45 @@ export const receiveUpload = async (options: {
       throw tooLarge(ctx.config.uploadMaxBytes);
     throw error;
   }
+  const location = query.location?.trim() || defaultUploadLocation(new Date());
   let id: number;
+  let nodeId: number | undefined;
   try {
-    id = await repo.insertUpload(ctx.db, {
-      accountId,
-      userId: actor.userId,
-      kind,
-      name: query.uploadname,
-      fileName: file.fileName,
-      location: query.location ?? '',
-      format: query.format ?? null,
-      aspect: query.aspect ?? null,
-      size: stored.size,
-      contentType: file.contentType,
-      storagePath: stored.relativePath,
-    });
+    // The upload, its node and its proxy job are one change: all of them, or none (and no file).
+    ({ id, nodeId } = await ctx.db.transaction(async (tx) => {
+      const uploadId = await repo.insertUpload(tx, {
+        accountId,
+        userId: actor.userId,
+        kind,
+        name: query.uploadname,
+        fileName: file.fileName,
+        location: kind === 'metadataMapping' ? (query.location ?? '') : location,
+        format: query.format ?? null,
+        aspect: query.aspect ?? null,
+        size: stored.size,
+        contentType: file.contentType,
+        storagePath: stored.relativePath,
+        status: kind === 'document' ? 'ready' : 'received',
+      });
+      if (kind !== 'media') return { id: uploadId, nodeId: undefined };
+      const landed = await addUploadedMedia(tx, {
+        accountId,
+        location,
+        name: query.uploadname,
+        sourceKey: stored.relativePath,
+        size: stored.size,
+        fileName: file.fileName,
+      });
+      await repo.setUploadState(tx, uploadId, { status: 'processing', progress: 0, nodeId: landed.nodeId });
+      await ctx.jobs.send(tx, uploadProxyQueue, [{ uploadId }]);
+      return { id: uploadId, nodeId: landed.nodeId };
+    }));
   } catch (error) {
     await stored.remove();
     throw error;
   }
   await ctx.publish(CHANNELS.uploads(accountId), [id]);
+  if (nodeId !== undefined) await ctx.publish(CHANNELS.nodes(accountId), [nodeId]);
   const row = await repo.findUpload(ctx.db, id);
   if (!row) throw notFound('Upload');
   return toUpload(row);

@@ -27,6 +27,8 @@ export const uploads = pgTable(
       .notNull()
       .default('received'),
     error: text(),
+    /** Percent done of the proxy job while `processing`; null otherwise. */
+    progress: integer(),
     /** The media tree node the upload became. */
     nodeId: integer().references((): AnyPgColumn => nodes.id, { onDelete: 'set null' }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -28,6 +28,8 @@ export type Job<Data> = {
   retryCount: number;
   /** Fires at the queue's time limit and when the server stops: stop the work (kill ffmpeg, end uploads). */
   signal: AbortSignal;
+  /** Whether this instance is stopping: a failure then is the stop's, not the job's (it runs again). */
+  stopping: () => boolean;
 };
 
 /** Resolves when the job is done; a rejection fails the attempt and pg-boss retries it. */

@@ -107,7 +107,13 @@ export class QueueWorker<Data extends object> {
     let failure: { error: unknown } | undefined;
     try {
       await Promise.race([
-        this.handler({ id: job.id, data: job.data, retryCount: job.retryCount, signal: controller.signal }),
+        this.handler({
+          id: job.id,
+          data: job.data,
+          retryCount: job.retryCount,
+          signal: controller.signal,
+          stopping: () => this.stopping,
+        }),
         whenAborted(controller.signal),
       ]);
     } catch (error) {
