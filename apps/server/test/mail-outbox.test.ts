@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/platform/config.ts';
@@ -20,6 +18,7 @@ import {
   testDriver,
 } from './harness.ts';
 import { createScratchPostgresDatabase } from './scratch-postgres.ts';
+import { quiet, signIn, startServer } from './spawned-server.ts';
 
 type ImportAnswer = { results: { email: string; success: boolean }[] };
 
@@ -134,76 +133,6 @@ describe(`mail outbox (${testDriver()})`, () => {
     }
   });
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-
-const quiet = () =>
-  new Writable({
-    write(_chunk, _encoding, done) {
-      done();
-    },
-  });
-
-/** `npm start`'s server as its own process, on the given DATA_DIR (and DATABASE_URL). */
-const startServer = async (env: Record<string, string>) => {
-  const port = await freePort();
-  const output: string[] = [];
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-    cwd: path.resolve(import.meta.dirname, '../../..'),
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk) => output.push(String(chunk)));
-  child.stderr?.on('data', (chunk) => output.push(String(chunk)));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const base = `http://127.0.0.1:${port}`;
-  try {
-    await eventually(
-      () =>
-        child.exitCode === null
-          ? fetch(`${base}/config/apiVersions.json`).then(
-              (r) => r.ok,
-              () => false,
-            )
-          : Promise.reject(new Error(`the server exited: ${output.join('')}`)),
-      120_000,
-    );
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw error;
-  }
-  return { child, base, exited, output };
-};
-
-/** Signs in as a browser does: the anti-forgery cookie first, then the login. */
-const signIn = async (base: string, username: string, password: string) => {
-  const cookiesOf = (response: Response) =>
-    new Map(
-      response.headers.getSetCookie().map((line) => {
-        const pair = line.split(';')[0] ?? '';
-        const at = pair.indexOf('=');
-        return [pair.slice(0, at), pair.slice(at + 1)] as const;
-      }),
-    );
-  const first = await fetch(`${base}/api/passwordRules`);
-  await first.text();
-  const csrf = cookiesOf(first).get('csrftoken') ?? '';
-  const login = await fetch(`${base}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-csrftoken': csrf, cookie: `csrftoken=${csrf}` },
-    body: JSON.stringify({ username, password }),
-  });
-  expect(((await login.json()) as { results: { status: string } }).results.status).toBe('valid');
-  const cookies = cookiesOf(login);
-  const token = cookies.get('csrftoken') ?? csrf;
-  return { cookie: `sessionid=${cookies.get('sessionid')}; csrftoken=${token}`, csrf: token };
-};
 
 describe(`mail outbox across a crash (${testDriver()})`, () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-mail-crash-'));

@@ -151,6 +151,8 @@ export const uploadSchema = z.object({
   nodeId: z.number().int().nullable(),
   /** Where the node is in the account's tree (its path), when there is one. */
   nodePath: z.string().nullable(),
+  /** The node's media, to play it. */
+  mediaId: z.number().int().nullable(),
 });
 export type Upload = z.infer<typeof uploadSchema>;
 

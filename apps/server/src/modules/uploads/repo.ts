@@ -25,6 +25,7 @@ const uploadColumns = {
   progress: uploads.progress,
   nodeId: uploads.nodeId,
   nodePath: nodes.path,
+  mediaId: nodes.mediaId,
 };
 
 export const insertUpload = async (db: DbOrTx, values: typeof uploads.$inferInsert) => {
