@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { defaultUploadLocation, MSG_METADATA_MAPPING_TARGET } from '@media/contract';
 import { describe, expect, it } from 'vitest';
 import { newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
 
 const DEMO_PASSWORD = 'Demo-Passw0rd-uploads';
-const MAX_BYTES = 100_000;
+const MAX_BYTES = 400_000;
 
 describe('web upload and metadata upload pages', () => {
   const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD, UPLOAD_MAX_BYTES: String(MAX_BYTES) });
@@ -38,13 +40,37 @@ describe('web upload and metadata upload pages', () => {
     await page.getByText('Opening shot', { exact: true }).last().waitFor();
     await screenshots(page, 'web-upload-complete');
 
-    // Adding files after the round starts a new one.
+    // 'a short clip' is no video: its proxy job fails, saying why.
     await page
-      .locator('input[type=file]')
-      .setInputFiles([{ name: 'b-roll.mp4', mimeType: 'video/mp4', buffer: Buffer.from('b-roll') }]);
+      .getByTestId('upload-error')
+      .getByText('clip.mov has no picture or sound that ffmpeg can read')
+      .waitFor();
+
+    // Adding files after the round starts a new one: a real video (under the limit) becomes a node that plays.
+    const bRoll = path.join(setup.server.dataDir, 'b-roll.mp4');
+    execFileSync('ffmpeg', [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25', '-f', 'lavfi', '-i', 'sine'],
+      ...['-t', '2', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-shortest', bRoll],
+    ]);
+    await page.locator('input[type=file]').setInputFiles(bRoll);
     await expect.poll(() => chosen.locator('tbody tr').count()).toBe(1);
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByText('Upload complete: 1 uploaded. Add files to upload more.').waitFor();
+    const played = page.getByRole('button', { name: `Play /${defaultUploadLocation(new Date())}/b-roll` });
+    await played.waitFor({ timeout: 60_000 });
+    await screenshots(page, 'web-upload-ready');
+    await played.click();
+    const frame = page.frameLocator('iframe[title="b-roll"]');
+    const video = frame.getByTestId('player-video');
+    await video.waitFor({ timeout: 20_000 });
+    await video.evaluate((element) => {
+      const v = element as unknown as { muted: boolean; play: () => Promise<void> };
+      v.muted = true;
+      return v.play();
+    });
+    await expect
+      .poll(() => video.evaluate((element) => (element as unknown as { currentTime: number }).currentTime))
+      .toBeGreaterThan(0.5);
     const uploads = await context.request.get(
       `${base}/api/accounts/${(await (await context.request.get(`${base}/api/accounts/byName/evening-news`)).json()).results.id}/uploads`,
     );

@@ -78,7 +78,7 @@ const MetadataUpload = ({ account }: { account: Account }) => {
         </Stack>
       </Paper>
       <Title order={3}>Metadata mappings of this account</Title>
-      <RecentUploads accountId={account.id} kind="metadataMapping" />
+      <RecentUploads accountId={account.id} accountName={account.name} kind="metadataMapping" />
     </Stack>
   );
 };

@@ -13,6 +13,7 @@ import { useState } from 'react';
 import { useLiveRefresh } from '../../api/live.ts';
 import { uploadsKey, useUploads } from '../../api/uploads.ts';
 import { DataTable, type DataTableColumn } from '../../ui/data-table/DataTable.tsx';
+import { UploadOutcome } from './UploadOutcome.tsx';
 import type { QueuedFile } from './useUploadQueue.ts';
 
 const STATUS_COLOURS: Record<UploadFileStatus, string> = {
@@ -97,7 +98,7 @@ export const ChosenFiles = (props: {
   </Table>
 );
 
-const COLUMNS: DataTableColumn<Upload>[] = [
+const columns = (accountName: string): DataTableColumn<Upload>[] => [
   { id: 'name', header: 'Name', cell: (u) => u.name },
   { id: 'fileName', header: 'File', cell: (u) => u.fileName },
   { id: 'size', header: 'Size', cell: (u) => formatFileSize(u.size), width: 90 },
@@ -108,14 +109,21 @@ const COLUMNS: DataTableColumn<Upload>[] = [
   {
     id: 'status',
     header: 'Status',
-    // Media and documents go on to ingest; a metadata mapping waits to be used by an import.
-    cell: (u) => (u.kind === 'metadataMapping' ? 'Received' : 'Received, waiting for ingest'),
-    width: 190,
+    cell: (u) => <UploadOutcome upload={u} accountName={accountName} />,
+    width: 300,
   },
 ];
 
 /** The account's earlier uploads of a kind, newest first, paged on the server and kept live. */
-export const RecentUploads = ({ accountId, kind }: { accountId: number; kind?: UploadKind }) => {
+export const RecentUploads = ({
+  accountId,
+  accountName,
+  kind,
+}: {
+  accountId: number;
+  accountName: string;
+  kind?: UploadKind;
+}) => {
   const [window, setWindow] = useState<PageWindow>({ startIndex: 0, pageSize: PAGE_SIZES[1] });
   const uploads = useUploads(accountId, kind, {
     offset: window.startIndex,
@@ -128,7 +136,9 @@ export const RecentUploads = ({ accountId, kind }: { accountId: number; kind?: U
       rows={uploads.data?.results ?? []}
       total={uploads.data?.total ?? 0}
       getRowId={(u) => String(u.id)}
-      columns={COLUMNS.filter((c) => kind !== 'metadataMapping' || !['location', 'format'].includes(c.id))}
+      columns={columns(accountName).filter(
+        (c) => kind !== 'metadataMapping' || !['location', 'format'].includes(c.id),
+      )}
       loading={uploads.isFetching}
       error={uploads.error?.message}
       emptyText="Nothing has been uploaded yet"

@@ -24,6 +24,7 @@ import {
 import { useEffect, useState } from 'react';
 import { useIngestFormats } from '../../api/account-config.ts';
 import { markDirty } from '../../ui/unsaved-changes.tsx';
+import { PlayerHost } from '../player/PlayerHost.tsx';
 import { canChooseSeveralFiles, UploadPageFrame } from './UploadPageFrame.tsx';
 import { ChosenFiles, RecentUploads } from './UploadParts.tsx';
 import { useUploadQueue } from './useUploadQueue.ts';
@@ -162,7 +163,8 @@ const WebUpload = ({ account }: { account: Account }) => {
         </Stack>
       </Paper>
       <Title order={3}>Uploads of this account</Title>
-      <RecentUploads accountId={account.id} />
+      <RecentUploads accountId={account.id} accountName={account.name} />
+      <PlayerHost />
     </Stack>
   );
 };
