@@ -4,6 +4,7 @@ import path from 'node:path';
 
 /** Files still being written, or the operating system's own, are never ingested. */
 const IGNORED = /(^\.|\.(part|tmp|crdownload|download)$|^Thumbs\.db$|^desktop\.ini$)/i;
+export const isIgnoredName = (name: string) => IGNORED.test(name);
 
 export type FoundFile = { relativePath: string; absolutePath: string; size: number; mtimeMs: number };
 

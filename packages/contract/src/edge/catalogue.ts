@@ -83,6 +83,7 @@ const ENDPOINT_TYPE_OPTIONS: Record<string, { name: string; options: OptionDefin
     options: [
       text('host', 'System director host', { required: true }),
       text('workspace', 'Workspace', { required: true }),
+      text('mountPath', 'Workspace as mounted on the edge server', { required: true }),
       text('username', 'User name'),
       text('password', 'Password'),
     ],
@@ -95,6 +96,9 @@ const ENDPOINT_TYPE_OPTIONS: Record<string, { name: string; options: OptionDefin
       text('prefix', 'Key prefix'),
       text('accessKeyId', 'Access key id'),
       text('secretAccessKey', 'Secret access key'),
+      text('endpoint', 'Endpoint URL (S3-compatible stores; empty for AWS)'),
+      flag('recursive', 'Include sub-folders', true),
+      fileMask,
     ],
   },
   AzureBlobEndpoint: {
@@ -104,6 +108,9 @@ const ENDPOINT_TYPE_OPTIONS: Record<string, { name: string; options: OptionDefin
       text('container', 'Container', { required: true }),
       text('prefix', 'Blob prefix'),
       text('sasToken', 'SAS token'),
+      text('blobEndpoint', 'Blob service URL (empty for the account’s own)'),
+      flag('recursive', 'Include sub-folders', true),
+      fileMask,
     ],
   },
   HlsEndpoint: {
