@@ -1,6 +1,7 @@
 import { openAzureBlobSource } from './azure-blob.ts';
 import { openFolderSource } from './local-folder.ts';
 import { openS3Source } from './s3.ts';
+import { openSmbSource } from './smb.ts';
 import type { OpenSource } from './source.ts';
 
 export type { EndpointHealth, FileSource, OpenSource, SourceFile } from './source.ts';
@@ -20,6 +21,8 @@ export const openSource: OpenSource = (endpoint, settings) => {
       return openS3Source(endpoint);
     case 'AzureBlobEndpoint':
       return openAzureBlobSource(endpoint);
+    case 'SmbEndpoint':
+      return openSmbSource(endpoint);
     default:
       return { error: `This agent cannot read ${endpoint.typeId} endpoints yet` };
   }

@@ -75,6 +75,8 @@ const ENDPOINT_TYPE_OPTIONS: Record<string, { name: string; options: OptionDefin
       text('path', 'Folder in the share'),
       text('username', 'User name'),
       text('password', 'Password'),
+      text('port', 'Port (empty for 445)'),
+      flag('recursive', 'Include sub-folders', true),
       fileMask,
     ],
   },
