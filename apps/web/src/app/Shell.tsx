@@ -16,6 +16,7 @@ import type { ReactNode } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useLogout, useMe } from '../api/auth.ts';
 import { NotificationsPopover } from '../features/notifications/NotificationsPopover.tsx';
+import { StatusPopover } from '../features/status/StatusPopover.tsx';
 import { AlertCounts } from '../ui/alerts.tsx';
 import { UnsavedChangesGuard } from '../ui/unsaved-changes.tsx';
 import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
@@ -76,6 +77,7 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
           </Group>
           <Group gap="sm">
             <AlertCounts />
+            <StatusPopover />
             <NotificationsPopover userId={user.id} />
             <ColorSchemeToggle />
             <Anchor

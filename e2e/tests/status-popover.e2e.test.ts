@@ -1,0 +1,95 @@
+import { STATUS_WIDGET_MESSAGES, type StatusItem, statusFetchFailed } from '@media/contract';
+import { describe, expect, it } from 'vitest';
+import { apiGet } from '../api.ts';
+import { newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
+
+const DEMO_PASSWORD = 'Demo-Passw0rd-status';
+
+/**
+ * The shell's status popover (spec1 §2/§4, spec2 §2; issue 13): what agents reported about the edge
+ * servers, services and endpoints of the page's account, problems first, kept live.
+ */
+describe('status popover', () => {
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD, LOCAL_EDGE: '1' });
+
+  it("shows an account's problems, everything on Show all, nested, and says when a fetch fails", async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'evening-news.manager', DEMO_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    const account = await apiGet<{ id: number }>(context, `${base}/api/accounts/byName/evening-news`);
+    const items = await apiGet<StatusItem[]>(context, `${base}/api/accounts/${account.id}/status`);
+    const problems = items.filter((item) => item.status === 'error');
+    expect(items.length).toBeGreaterThan(problems.length);
+
+    await page.goto(`${base}/accounts/evening-news/`);
+    const button = page.getByRole('button', { name: /^Status \(\d+ problems\)$/ });
+    await expect.poll(() => button.getAttribute('aria-label')).toBe(`Status (${problems.length} problems)`);
+    await button.click();
+    const popover = page.getByTestId('status-popover');
+    await popover.waitFor();
+    if (problems.length === 0) await popover.getByText(STATUS_WIDGET_MESSAGES.allOk).waitFor();
+    else {
+      await expect.poll(() => popover.getByTestId('status-item').count()).toBe(problems.length);
+      for (const problem of problems) await popover.getByText(problem.message).first().waitFor();
+    }
+    await screenshots(page, 'status-popover-problems');
+
+    // By keyboard: the switch takes the focus and Space turns it.
+    await popover.getByRole('switch', { name: STATUS_WIDGET_MESSAGES.showAll }).focus();
+    await page.keyboard.press('Space');
+    await popover.getByText(STATUS_WIDGET_MESSAGES.hideExpected).waitFor();
+    await expect.poll(() => popover.getByTestId('status-item').count()).toBe(items.length);
+    // Nesting: each edge server first, its services and endpoints indented under it.
+    const types = await popover
+      .getByTestId('status-item')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-type')));
+    expect(types).toEqual(items.map((item) => item.type));
+    expect(types[0]).toBe('EdgeServer');
+    await screenshots(page, 'status-popover-all');
+    await page.keyboard.press('Escape');
+    await popover.waitFor({ state: 'hidden' });
+
+    // Nothing in error: 'Everything is OK' (the answer replaced by one where all is well).
+    const fine: StatusItem[] = [
+      { type: 'EdgeServer', name: 'Calm', status: 'ok', message: 'Connected', links: {} },
+      { type: 'Endpoint', name: 'Quiet', status: 'ok', message: 'Reading /in', links: {} },
+    ];
+    await page.route('**/api/accounts/*/status', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ results: fine }),
+      }),
+    );
+    await page.reload();
+    await page.getByRole('button', { name: 'Status (0 problems)' }).click();
+    await page.getByTestId('status-popover').getByText(STATUS_WIDGET_MESSAGES.allOk).waitFor();
+    await screenshots(page, 'status-popover-ok');
+    await page.unrouteAll();
+
+    // A failed fetch says so, with the status and the server's message.
+    await page.route('**/api/accounts/*/status', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'unavailable', message: 'Try again shortly' } }),
+      }),
+    );
+    await page.reload();
+    await page.getByRole('button', { name: /^Status/ }).click();
+    await page.getByText(statusFetchFailed('account', 503, 'Try again shortly')).waitFor();
+    await context.close();
+  });
+
+  it('shows no status button to users who do not manage the account', async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'evening-news.editor', DEMO_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    await page.goto(`${base}/accounts/evening-news/`);
+    await page.getByRole('link', { name: 'Web upload' }).waitFor();
+    expect(await page.getByRole('button', { name: /^Status/ }).count()).toBe(0);
+    await context.close();
+  });
+});
