@@ -125,7 +125,15 @@ describe(`demo data (${testDriver()})`, () => {
             .where(eq(media.accountId, account?.id ?? 0))
         ).map((row) => [row.id, row]),
       );
-      // Ingested files (under /Arrivals) stay on the edge server; the demo's own sources have files.
+      // Every node that says it plays has its proxy, the ingested ones under /Arrivals too.
+      const playable = tree.filter((node) => node.type === 'source');
+      expect(playable.some((node) => node.path.startsWith('/Arrivals/'))).toBe(true);
+      for (const node of playable) {
+        const row = mediaRows.get(node.mediaId ?? 0);
+        expect(row?.status, node.path).toBe('ready');
+        expect(onDisk(row?.storagePath ?? null), node.path).toBe(true);
+        expect(row?.contentType).toBe('video/mp4');
+      }
       const sources = tree.filter((node) => node.type === 'source' && !node.path.startsWith('/Arrivals/'));
       expect(sources.length).toBeGreaterThanOrEqual(4);
       for (const source of sources) {

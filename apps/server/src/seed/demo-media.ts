@@ -117,14 +117,21 @@ export const seedDemoMedia = async (db: DbOrTx, input: { accounts: Named[]; file
         hidden: [{ roleId: viewer.id, access: 'none' }],
         viewOnly: [{ roleId: logger.id, access: 'view' }],
       });
+    await landIngestedItems(db, store, files);
   } finally {
     if (workDir) await fs.promises.rm(workDir, { recursive: true, force: true });
   }
-  await landIngestedItems(db, store);
 };
 
-/** The demo queue's ingested files of an account are in its tree, as the agent's report puts them there. */
-const landIngestedItems = async (db: DbOrTx, store: FileStore | undefined) => {
+/**
+ * The demo queue's ingested files of an account are in its tree, as the agent's report puts them there,
+ * each with a real proxy (a copy of a demo video), so that every node that says it plays, plays.
+ */
+const landIngestedItems = async (
+  db: DbOrTx,
+  store: FileStore | undefined,
+  files: [DemoFile, DemoFile] | undefined,
+) => {
   const items = await db
     .select({
       id: ingestQueueItems.id,
@@ -141,7 +148,20 @@ const landIngestedItems = async (db: DbOrTx, store: FileStore | undefined) => {
     .leftJoin(arrivalsFolders, eq(arrivalsFolders.id, ingestQueueItems.arrivalsFolderId))
     .where(and(eq(ingestQueueItems.status, 'ingested'), isNotNull(ingestQueueItems.accountId)))
     .orderBy(asc(ingestQueueItems.id));
-  for (const item of items)
+  for (const [index, item] of items.entries()) {
+    const file = files?.[index % 2];
+    const proxyPath =
+      store && file
+        ? (
+            await storeStream({
+              ...store,
+              folder: `media/accounts/${item.accountId}/ingested`,
+              fileName: 'proxy.mp4',
+              contentType: 'video/mp4',
+              stream: fs.createReadStream(file.video),
+            })
+          ).relativePath
+        : null;
     await addIngestedMedia(db, {
       files: store,
       accountId: item.accountId as number,
@@ -149,11 +169,15 @@ const landIngestedItems = async (db: DbOrTx, store: FileStore | undefined) => {
       folderName: item.folderName,
       name: item.clipName || item.sourceName,
       sourcePath: item.sourceName,
-      duration: item.duration,
-      width: item.proxyWidth,
-      height: item.proxyHeight,
+      proxyPath,
+      duration: file ? file.probe.duration : item.duration,
+      width: file ? file.probe.width : item.proxyWidth,
+      height: file ? file.probe.height : item.proxyHeight,
+      fps: file?.probe.fps ?? null,
+      size: file?.probe.size ?? null,
       thumbnailPath: store ? item.thumbnailPath : null,
     });
+  }
 };
 
 const seedAccountTree = async (
