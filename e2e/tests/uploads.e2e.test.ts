@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { defaultUploadLocation, MSG_METADATA_MAPPING_TARGET } from '@media/contract';
 import { describe, expect, it } from 'vitest';
@@ -101,6 +102,13 @@ describe('web upload and metadata upload pages', () => {
     await expect.poll(() => page.locator('tr[data-status="complete"]').count()).toBe(2);
     await page.getByText('Shot list').last().waitFor();
     await screenshots(page, 'metadata-upload');
+    // The stored file downloads under its own name.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download shots.csv' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('shots.csv');
+    expect(fs.readFileSync(await download.path(), 'utf8')).toBe('shot,take\n1,2\n');
     await context.close();
 
     const editor = await newPage(setup.browser);

@@ -178,4 +178,45 @@ describe(`uploads (${testDriver()})`, () => {
     expect(editorAll.body.results.map((u) => u.kind)).not.toContain('metadataMapping');
     expect((await w.editor.client.get(`/api/accounts/${w.account.id}/uploads?kind=other`)).status).toBe(400);
   });
+
+  it('downloads a document to the account users, a metadata mapping to its managers only', async () => {
+    const doc = await send<Results<Upload>>(
+      w.editor.client,
+      webUpload(w.account.id, 'uploadname=Call%20sheet'),
+      {
+        fileName: 'Call sheet – Montag.pdf',
+        content: '%PDF-1.4 call sheet',
+        type: 'application/pdf',
+      },
+    );
+    expect(doc.body.results).toMatchObject({ kind: 'document', status: 'ready' });
+    const url = `/api/accounts/${w.account.id}/uploads/${doc.body.results.id}/file`;
+    const got = await w.editor.client.get(url);
+    expect(got.status).toBe(200);
+    expect(got.headers['content-type']).toBe('application/pdf');
+    expect(got.headers['content-disposition']).toBe(
+      `attachment; filename="Call sheet _ Montag.pdf"; filename*=UTF-8''Call%20sheet%20%E2%80%93%20Montag.pdf`,
+    );
+    expect(got.raw.rawPayload.toString()).toBe('%PDF-1.4 call sheet');
+    const part = await w.editor.client.get(url, { range: 'bytes=0-3' });
+    expect(part.status).toBe(206);
+    expect(part.raw.rawPayload.toString()).toBe('%PDF');
+
+    const mapping = await send<Results<Upload>>(
+      w.accountManager.client,
+      `/api/accounts/${w.account.id}/metadataMappings?uploadname=Shots`,
+      { fileName: 'shots.csv', content: 'shot\n1\n', type: 'text/csv' },
+    );
+    const mappingUrl = `/api/accounts/${w.account.id}/uploads/${mapping.body.results.id}/file`;
+    expect((await w.accountManager.client.get(mappingUrl)).status).toBe(200);
+    expect((await w.editor.client.get(mappingUrl)).status).toBe(403);
+    expect((await w.outsider.client.get(url)).status).toBe(403);
+    // Another account's upload, a missing one, a bad id.
+    expect(
+      (await w.admin.client.get(`/api/accounts/${w.otherAccount.id}/uploads/${doc.body.results.id}/file`))
+        .status,
+    ).toBe(404);
+    expect((await w.editor.client.get(`/api/accounts/${w.account.id}/uploads/999999/file`)).status).toBe(404);
+    expect((await w.editor.client.get(`/api/accounts/${w.account.id}/uploads/abc/file`)).status).toBe(400);
+  });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ASPECTS } from '../config/ingest-formats.ts';
 import { pageQuerySchema } from '../http/envelope.ts';
+import { idTextSchema } from '../http/input.ts';
 
 /** spec1 §4: the upload as a whole, and each chosen file. */
 export const UPLOAD_STATES = ['choosing', 'uploading', 'complete'] as const;
@@ -155,5 +156,8 @@ export const uploadSchema = z.object({
   mediaId: z.number().int().nullable(),
 });
 export type Upload = z.infer<typeof uploadSchema>;
+
+/** GET /api/accounts/{id}/uploads/{uploadId}/file: the stored file of one upload, as a download. */
+export const uploadFileParamsSchema = z.object({ id: idTextSchema, uploadId: idTextSchema });
 
 export const uploadsQuerySchema = pageQuerySchema.extend({ kind: z.enum(UPLOAD_KINDS).optional() });

@@ -43,6 +43,21 @@ export const findUpload = async (db: DbOrTx, id: number) => {
   return row;
 };
 
+/** Where an upload's file is stored, and what to call it when downloaded. */
+export const findUploadFile = async (db: DbOrTx, id: number) => {
+  const [row] = await db
+    .select({
+      accountId: uploads.accountId,
+      kind: uploads.kind,
+      fileName: uploads.fileName,
+      contentType: uploads.contentType,
+      storagePath: uploads.storagePath,
+    })
+    .from(uploads)
+    .where(eq(uploads.id, id));
+  return row;
+};
+
 /** What the proxy job needs of an upload: its file, choices, node and the account's formats. */
 export const findUploadWork = async (db: DbOrTx, id: number) => {
   const [row] = await db

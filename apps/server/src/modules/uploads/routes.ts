@@ -6,6 +6,7 @@ import {
   MSG_UPLOAD_NO_FILE,
   MSG_UPLOAD_TOO_LARGE,
   resultsOf,
+  uploadFileParamsSchema,
   uploadQuerySchema,
   uploadSchema,
   uploadsQuerySchema,
@@ -21,6 +22,13 @@ import * as service from './service.ts';
 
 /** The spec's field name of the file part (spec1 §7). */
 const FILE_FIELD = 'uploadfile';
+
+/**
+ * An attachment's Content-Disposition (RFC 6266): an ASCII fallback name and the real one in RFC 8187
+ * encoding. Written here because the content-disposition package's current major needs Node 22.
+ */
+const attachment = (fileName: string) =>
+  `attachment; filename="${fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 
 /** Reads the one file part of a multipart request; anything else is a clear 400. */
 const fileOf =
@@ -85,6 +93,37 @@ export const registerUploadRoutes = async (
           ),
       );
     }
+    app.get(
+      '/accounts/:id/uploads/:uploadId/file',
+      {
+        schema: {
+          tags,
+          description: "An upload's stored file as a download, with byte ranges (404 for another account's)",
+          params: uploadFileParamsSchema,
+        },
+      },
+      async (request, reply) => {
+        const { answer, fileName } = await service.uploadFile({
+          ctx,
+          actor: requireActor(request),
+          accountId: request.params.id,
+          uploadId: request.params.uploadId,
+          request: {
+            range: request.headers.range,
+            ifRange: [request.headers['if-range']].flat()[0],
+            ifNoneMatch: request.headers['if-none-match'],
+          },
+        });
+        reply
+          .status(answer.status)
+          .headers(answer.headers)
+          .header('cache-control', 'private, no-cache')
+          .header('content-disposition', attachment(fileName));
+        if (answer.status === 416)
+          return reply.send({ error: { code: 'validation', message: 'The range is outside the file' } });
+        return reply.send(answer.body);
+      },
+    );
     app.get(
       '/accounts/:id/uploads',
       {

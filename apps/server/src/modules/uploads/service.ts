@@ -18,9 +18,11 @@ import {
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { storedContent } from '../../platform/http/stored-content.ts';
 import { requireRight } from '../../platform/permissions.ts';
 import { storeStream } from '../../platform/storage.ts';
 import { accountPermissions } from '../access/service.ts';
+import { usableRange } from '../nodes/media.ts';
 import { addUploadedMedia } from '../nodes/uploaded.ts';
 import { uploadProxyQueue } from './processing.ts';
 import * as repo from './repo.ts';
@@ -138,6 +140,35 @@ export const receiveUpload = async (options: {
   const row = await repo.findUpload(ctx.db, id);
   if (!row) throw notFound('Upload');
   return toUpload(row);
+};
+
+/**
+ * GET /api/accounts/{id}/uploads/{uploadId}/file: the upload's stored file, whole or by range, for the
+ * users who may list it (metadata mappings: the account's managers); anything else is not found.
+ */
+export const uploadFile = async (options: {
+  ctx: AppContext;
+  actor: Actor;
+  accountId: number;
+  uploadId: number;
+  request: { range?: string; ifRange?: string; ifNoneMatch?: string };
+}) => {
+  const { ctx, actor, accountId } = options;
+  const ancestry = await requireRight(ctx.db, actor, 'account.use', { kind: 'account', id: accountId });
+  const row = await repo.findUploadFile(ctx.db, options.uploadId);
+  if (!row || row.accountId !== accountId) throw notFound('Upload');
+  if (row.kind === 'metadataMapping' && !hasRight(await actor.rights(), 'account.manage', ancestry))
+    throw forbidden();
+  const stat = await ctx.storage.stat(row.storagePath).catch(() => undefined);
+  const answer = stat
+    ? await storedContent(ctx.storage, row.storagePath, {
+        ...options.request,
+        range: usableRange(options.request.range, stat.size),
+        contentType: row.contentType,
+      })
+    : undefined;
+  if (!answer) throw notFound('Upload file');
+  return { answer, fileName: row.fileName };
 };
 
 export const listUploads = async (options: {

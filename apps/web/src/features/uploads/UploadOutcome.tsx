@@ -7,12 +7,24 @@ const folderOf = (nodePath: string) => nodePath.slice(0, nodePath.lastIndexOf('/
 
 /**
  * What became of an upload (spec1 upload; issue 13): a media upload is a node whose proxy a cloud job makes
- * (its percentage), then plays in the floating player; a failed one says why; documents are stored; a
- * metadata mapping waits for an import.
+ * (its percentage), then plays in the floating player; a failed one says why; documents and metadata
+ * mappings are stored, to download.
  */
 export const UploadOutcome = ({ upload, accountName }: { upload: Upload; accountName: string }) => {
-  if (upload.kind === 'metadataMapping') return <Text size="sm">Received</Text>;
-  if (upload.kind === 'document') return <Text size="sm">Stored</Text>;
+  if (upload.kind !== 'media')
+    return (
+      <Group gap="xs" wrap="nowrap">
+        <Text size="sm">{upload.kind === 'document' ? 'Stored' : 'Received'}</Text>
+        <Anchor
+          size="sm"
+          href={`/api/accounts/${upload.accountId}/uploads/${upload.id}/file`}
+          download={upload.fileName}
+          aria-label={`Download ${upload.fileName}`}
+        >
+          Download
+        </Anchor>
+      </Group>
+    );
   if (upload.status === 'failed')
     return (
       <Group gap="xs" wrap="nowrap" title={upload.error ?? undefined}>
