@@ -15,4 +15,5 @@ export * from '../../modules/publishing/tables.ts';
 export * from '../../modules/uploads/tables.ts';
 export * from '../../modules/users/tables.ts';
 // Platform tables.
+export * from '../jobs/tables.ts';
 export * from '../mail-tables.ts';

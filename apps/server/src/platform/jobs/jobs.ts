@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { DatabaseHandle, DbOrTx } from '../db/client.ts';
 import { bossExecutor, trackStatements, transactionExecutor } from './executors.ts';
+import { createJobOwnership, type JobOwnership, noJobOwnership } from './owners.ts';
 import type { JobHandler, JobQueue } from './queues.ts';
 import { QueueWorker } from './worker.ts';
 
@@ -64,13 +65,39 @@ export const createJobs = async (options: {
     if (!closing) log.warn({ err: error }, 'job queue maintenance failed');
   });
   const workers = new Map<string, QueueWorker<object>>();
-  // Maintenance may have put expired jobs back in line.
+  // Maintenance may have put expired jobs back in line; a dead instance's jobs are looked for then too.
   boss.on('maintenance', () => {
     for (const worker of workers.values()) worker.wake();
+    if (!closing)
+      void reclaim().catch((error: unknown) =>
+        log.warn({ err: error }, 'could not retry the jobs of stopped instances'),
+      );
   });
+  let ownership: JobOwnership = noJobOwnership;
+  /**
+   * The active jobs of instances that died (PostgreSQL) are failed now, so that they run again at once.
+   * A declaration, so that maintenance during the start may call it.
+   */
+  async function reclaim() {
+    const count = await ownership.reclaim(async (queue, id) => {
+      await boss.fail(queue, id, { message: 'the instance running it stopped' });
+    });
+    if (count) {
+      log.info({ jobs: count }, 'jobs of a stopped instance are retried');
+      for (const worker of workers.values()) worker.wake();
+    }
+  }
   try {
     await boss.start();
+    if (driver === 'postgres' && options.url)
+      ownership = await createJobOwnership({
+        url: options.url,
+        executor: statements.executor,
+        bossSchema: BOSS_SCHEMA,
+        log,
+      });
   } catch (error) {
+    await boss.stop({ graceful: false, close: false, wait: true }).catch(() => undefined);
     await connection.close();
     throw error;
   }
@@ -78,7 +105,7 @@ export const createJobs = async (options: {
   /**
    * One process owns a PGlite data directory (DESIGN "Persistence and faults"), so a job still active at
    * start was cut off by a crash: retry it now rather than when its time runs out. On PostgreSQL another
-   * instance may be running it, and pg-boss's expiry is the only safe judge.
+   * instance may be running it: the job owners (owners.ts) tell whether its instance is gone.
    */
   const retryInterrupted = async (queue: string) => {
     if (driver !== 'pglite') return;
@@ -128,10 +155,12 @@ export const createJobs = async (options: {
       await boss.createQueue(queue.name, settings);
       await boss.updateQueue(queue.name, settings);
       await retryInterrupted(queue.name);
+      await reclaim();
       const worker = new QueueWorker(boss, queue, handler, {
         concurrency: workOptions.concurrency ?? 1,
         pollIntervalMs: POLL_INTERVAL_MS[driver],
         nextDueMs: () => nextDueMs(queue.name),
+        ownership,
         log,
       });
       workers.set(queue.name, worker as unknown as QueueWorker<object>);
@@ -142,6 +171,7 @@ export const createJobs = async (options: {
       await Promise.all([...workers.values()].map((worker) => worker.stop(STOP_GRACE_MS)));
       await boss.stop({ graceful: false, close: false, wait: true });
       await statements.drain();
+      await ownership.close();
       await connection.close();
     },
   };

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
+import type { JobOwnership } from './owners.ts';
 import type { JobHandler, JobQueue } from './queues.ts';
 
 /** Past a job's due time before looking again (the timer and the database clock are not one). */
@@ -40,6 +41,8 @@ export class QueueWorker<Data extends object> {
       pollIntervalMs: number;
       /** In how many ms the queue's next waiting job (a retry after its backoff) is due; none: undefined. */
       nextDueMs: () => Promise<number | undefined>;
+      /** Records which instance runs each fetched job (so a dead instance's jobs run again). */
+      ownership: JobOwnership;
       log: FastifyBaseLogger;
     },
   ) {}
@@ -62,6 +65,14 @@ export class QueueWorker<Data extends object> {
       if (free > 0) {
         // pg-boss's fetch answers [] when the database fails; the next look tries again.
         const jobs = await this.boss.fetch<Data>(this.queue.name, { batchSize: free, includeMetadata: true });
+        await this.options.ownership
+          .claim(
+            this.queue.name,
+            jobs.map((job) => job.id),
+          )
+          .catch((error: unknown) =>
+            this.options.log.warn({ err: error }, 'could not record who runs a job'),
+          );
         for (const job of jobs) this.track(this.runJob(job));
         // A full batch: there may be more; look again as soon as a place is free.
         if (jobs.length === free) continue;
@@ -137,6 +148,7 @@ export class QueueWorker<Data extends object> {
     } finally {
       clearTimeout(limit);
       this.controllers.delete(controller);
+      await this.options.ownership.release(job.id).catch(() => undefined);
     }
   }
 
