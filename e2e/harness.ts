@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -179,4 +179,14 @@ export const useServerAndBrowser = (env: Record<string, string> = {}, prepare?: 
     await setup.server?.stop();
   });
   return setup;
+};
+
+/** Starts a player's `<video>` muted (autoplay rules allow that) and answers how to read its position. */
+export const playMuted = async (video: Locator) => {
+  await video.evaluate((element) => {
+    const v = element as unknown as { muted: boolean; play: () => Promise<void> };
+    v.muted = true;
+    return v.play();
+  });
+  return () => video.evaluate((element) => (element as unknown as { currentTime: number }).currentTime);
 };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type IngestQueueItem, PLAYER_MESSAGES } from '@media/contract';
 import { describe, expect, it } from 'vitest';
 import { apiGet } from '../api.ts';
-import { newPage, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
+import { newPage, playMuted, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
 
 const DEMO_PASSWORD = 'Demo-Passw0rd-flow';
 const ACCOUNT = 'evening-news';
@@ -63,14 +63,8 @@ describe('a dropped video becomes media one can play and clip', () => {
     const frame = page.frameLocator(`iframe[title="${CLIP}"]`);
     await frame.getByRole('button', { name: 'Mark in' }).waitFor({ timeout: 20_000 });
     const video = frame.getByTestId('player-video');
-    await video.evaluate((element) => {
-      const v = element as unknown as { muted: boolean; play: () => Promise<void> };
-      v.muted = true;
-      return v.play();
-    });
-    await expect
-      .poll(() => video.evaluate((element) => (element as unknown as { currentTime: number }).currentTime))
-      .toBeGreaterThan(1);
+    const currentTime = await playMuted(video);
+    await expect.poll(currentTime).toBeGreaterThan(1);
     await screenshot(page, 'ingest-flow-playing');
 
     // Cut a clip: in at the start, out a few seconds later, saved beside the source.

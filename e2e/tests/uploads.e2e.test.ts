@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { defaultUploadLocation, MSG_METADATA_MAPPING_TARGET } from '@media/contract';
 import { describe, expect, it } from 'vitest';
-import { newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
+import { newPage, playMuted, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
 
 const DEMO_PASSWORD = 'Demo-Passw0rd-uploads';
 const MAX_BYTES = 400_000;
@@ -64,14 +64,8 @@ describe('web upload and metadata upload pages', () => {
     const frame = page.frameLocator('iframe[title="b-roll"]');
     const video = frame.getByTestId('player-video');
     await video.waitFor({ timeout: 20_000 });
-    await video.evaluate((element) => {
-      const v = element as unknown as { muted: boolean; play: () => Promise<void> };
-      v.muted = true;
-      return v.play();
-    });
-    await expect
-      .poll(() => video.evaluate((element) => (element as unknown as { currentTime: number }).currentTime))
-      .toBeGreaterThan(0.5);
+    const currentTime = await playMuted(video);
+    await expect.poll(currentTime).toBeGreaterThan(0.5);
     const uploads = await context.request.get(
       `${base}/api/accounts/${(await (await context.request.get(`${base}/api/accounts/byName/evening-news`)).json()).results.id}/uploads`,
     );

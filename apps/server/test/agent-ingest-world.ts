@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_EDGE_ADVANCED_OPTIONS } from '@media/contract';
+import { DEFAULT_EDGE_ADVANCED_OPTIONS, type StatusItem } from '@media/contract';
 import { EdgeAgent } from '@media/edge-agent';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
@@ -11,7 +11,7 @@ import { ingestQueueItems } from '../src/modules/ingest/tables.ts';
 import { media, nodes } from '../src/modules/nodes/tables.ts';
 import { sha256 } from '../src/platform/crypto.ts';
 import { makeUser } from '../src/seed/factories.ts';
-import { buildTestApp, makeWorld } from './harness.ts';
+import { buildTestApp, makeWorld, type Results } from './harness.ts';
 
 // The world of the real ingest tests (agent-ingest*.test.ts): a listening app, an edge server with a file
 // ingest service, endpoints watching temporary folders, and real agents calling in over HTTP.
@@ -188,6 +188,12 @@ export const makeIngestWorld = async (name: string, env: Record<string, string> 
     return { ...row, file };
   };
 
+  /** The endpoint of the world's account named `name` as GET /api/accounts/{id}/status shows it. */
+  const endpointStatus = async (name: string) => {
+    const answer = await w.admin.client.get<Results<StatusItem[]>>(`/api/accounts/${w.account.id}/status`);
+    return answer.body.results.find((item) => item.type === 'Endpoint' && item.name === name);
+  };
+
   const close = async () => {
     for (const running of agents) await running.stop();
     await t.close();
@@ -208,6 +214,7 @@ export const makeIngestWorld = async (name: string, env: Record<string, string> 
     itemOf,
     nodeOf,
     servedProxy,
+    endpointStatus,
     close,
   };
 };

@@ -10,12 +10,11 @@ import {
   generateAccountSASQueryParameters,
   StorageSharedKeyCredential,
 } from '@azure/storage-blob';
-import type { StatusItem } from '@media/contract';
 import type { EdgeAgent } from '@media/edge-agent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeArrivalsFolderRow } from '../src/seed/demo-edge.ts';
 import { ffprobe, type IngestWorld, makeClip, makeIngestWorld, videoOf } from './agent-ingest-world.ts';
-import { eventually, type Results, testDriver } from './harness.ts';
+import { eventually, testDriver } from './harness.ts';
 import { S3RVER_CREDENTIALS, startS3Server } from './s3-server.ts';
 import { freePort } from './spawned-server.ts';
 
@@ -103,13 +102,6 @@ describe(`edge agent reading buckets and containers (${testDriver()})`, () => {
     await Promise.all([s3.close(), azurite.close()]);
   });
 
-  const statusOf = async (name: string) => {
-    const answer = await x.w.admin.client.get<Results<StatusItem[]>>(
-      `/api/accounts/${x.w.account.id}/status`,
-    );
-    return answer.body.results.find((item) => item.type === 'Endpoint' && item.name === name);
-  };
-
   it('ingests a video from an S3-compatible bucket under its prefix', async () => {
     const client = new S3Client({
       endpoint: s3.endpoint,
@@ -133,7 +125,10 @@ describe(`edge agent reading buckets and containers (${testDriver()})`, () => {
     const served = await x.servedProxy(item.id);
     expect(served.node.path).toBe('/Arrivals/Remote/from-s3');
     expect(videoOf(ffprobe(served.file))).toMatchObject({ codec_name: 'h264', height: 240 });
-    expect(await statusOf('Bucket')).toMatchObject({ status: 'ok', message: 'Reading s3://rushes/in/' });
+    expect(await x.endpointStatus('Bucket')).toMatchObject({
+      status: 'ok',
+      message: 'Reading s3://rushes/in/',
+    });
   });
 
   it('ingests a video from an Azure blob container with a SAS token', async () => {
@@ -153,7 +148,7 @@ describe(`edge agent reading buckets and containers (${testDriver()})`, () => {
     const item = await x.itemOf(endpoint.id, 'from-azure.mp4');
     expect(item.status, item.log).toBe('ingested');
     expect(videoOf(ffprobe((await x.servedProxy(item.id)).file))).toMatchObject({ codec_name: 'h264' });
-    expect(await statusOf('Container')).toMatchObject({ status: 'ok' });
+    expect(await x.endpointStatus('Container')).toMatchObject({ status: 'ok' });
   });
 
   it('shows a broken endpoint of each kind as an error with its reason, and never repeats a secret', async () => {
@@ -198,7 +193,7 @@ describe(`edge agent reading buckets and containers (${testDriver()})`, () => {
       await x.endpoint(name.replace(/\W/g, ''), { name, arrivalsFolderId: folderId, ...values });
     await x.round(agent);
     const reported = await eventually(async () => {
-      const all = await Promise.all(Object.keys(broken).map((name) => statusOf(name)));
+      const all = await Promise.all(Object.keys(broken).map((name) => x.endpointStatus(name)));
       return all.every((item) => item?.status === 'error') ? all : undefined;
     });
     expect(reported.map((item) => [item?.name, item?.message])).toEqual([

@@ -2,12 +2,11 @@ import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_pro
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { StatusItem } from '@media/contract';
 import type { EdgeAgent } from '@media/edge-agent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeArrivalsFolderRow } from '../src/seed/demo-edge.ts';
 import { ffprobe, type IngestWorld, makeClip, makeIngestWorld, videoOf } from './agent-ingest-world.ts';
-import { eventually, type Results, testDriver } from './harness.ts';
+import { eventually, testDriver } from './harness.ts';
 import { freePort } from './spawned-server.ts';
 
 const SMB_USER = 'root';
@@ -113,12 +112,6 @@ describe(`edge agent reading an SMB share (${testDriver()})`, () => {
   });
 
   const share = () => ({ share: '//127.0.0.1/media', port: String(smbd.port) });
-  const statusOf = async (name: string) => {
-    const answer = await x.w.admin.client.get<Results<StatusItem[]>>(
-      `/api/accounts/${x.w.account.id}/status`,
-    );
-    return answer.body.results.find((item) => item.type === 'Endpoint' && item.name === name);
-  };
 
   it('ingests a video from a sub-folder of the share, with spaces in its names', async () => {
     const endpoint = await x.endpoint('smb', {
@@ -138,7 +131,7 @@ describe(`edge agent reading an SMB share (${testDriver()})`, () => {
     expect(item.status, item.log).toBe('ingested');
     const served = await x.servedProxy(item.id);
     expect(videoOf(ffprobe(served.file))).toMatchObject({ codec_name: 'h264', height: 240 });
-    expect(await statusOf('Share folder')).toMatchObject({
+    expect(await x.endpointStatus('Share folder')).toMatchObject({
       status: 'ok',
       message: 'Reading //127.0.0.1/media/incoming',
     });
@@ -164,7 +157,7 @@ describe(`edge agent reading an SMB share (${testDriver()})`, () => {
       });
     await x.round(agent);
     const reported = await eventually(async () => {
-      const all = await Promise.all(Object.keys(broken).map((name) => statusOf(name)));
+      const all = await Promise.all(Object.keys(broken).map((name) => x.endpointStatus(name)));
       return all.every((item) => item?.status === 'error') ? all : undefined;
     });
     expect(reported.map((item) => item?.message)).toEqual([

@@ -1,7 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/platform/config.ts';
@@ -17,8 +13,7 @@ import {
   type TestApp,
   testDriver,
 } from './harness.ts';
-import { createScratchPostgresDatabase } from './scratch-postgres.ts';
-import { quiet, signIn, startServer } from './spawned-server.ts';
+import { crashTestServers, quiet, signIn } from './spawned-server.ts';
 
 type ImportAnswer = { results: { email: string; success: boolean }[] };
 
@@ -135,36 +130,16 @@ describe(`mail outbox (${testDriver()})`, () => {
 });
 
 describe(`mail outbox across a crash (${testDriver()})`, () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-mail-crash-'));
-  let scratch: Awaited<ReturnType<typeof createScratchPostgresDatabase>> | undefined;
-  const children: ChildProcess[] = [];
-
-  afterAll(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-    await scratch?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const servers = crashTestServers('mail-crash');
 
   it('delivers every registration mail of an import committed just before a kill -9, after the restart', async () => {
-    if (testDriver() === 'postgres')
-      scratch = await createScratchPostgresDatabase(process.env.DATABASE_URL as string, 'test');
-    const env = {
-      DATA_DIR: dataDir,
-      DATABASE_URL: scratch?.url ?? '',
-      ADMIN_PASSWORD: ADMIN_TEST_PASSWORD,
-      LOG_LEVEL: 'info',
-      LOCAL_EDGE: '0',
-      SEED_DEMO: '0',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      PUBLIC_URL: 'http://media.test',
-    };
+    const env = await servers.env({ SEED_DEMO: '0', PUBLIC_URL: 'http://media.test' });
     // The site to import into, made through the database before the server owns it.
     const setup = await createContext(loadConfig(env), { logStream: quiet() });
     const siteId = (await makeSite(setup.ctx.db)).id;
     await setup.ctx.close();
 
-    const first = await startServer(env);
-    children.push(first.child);
+    const first = await servers.start(env);
     const admin = await signIn(first.base, 'admin', ADMIN_TEST_PASSWORD);
     const rows = importRows('crash', 100);
     const made = await fetch(`${first.base}/api/users`, {
@@ -180,17 +155,13 @@ describe(`mail outbox across a crash (${testDriver()})`, () => {
     const config = loadConfig(env);
     const beforeRestart = registrationMailsTo(readMails(config), 'crash').length;
 
-    const second = await startServer(env);
-    children.push(second.child);
-    // A job the killed process had fetched: on PGlite retried at start; on PostgreSQL (where another
-    // instance could be running it) once its time is over, which takes longer.
-    const mails = await eventually(
-      () => {
-        const found = registrationMailsTo(readMails(config), 'crash');
-        return found.length >= 100 ? found : undefined;
-      },
-      testDriver() === 'postgres' ? 110_000 : 30_000,
-    );
+    const second = await servers.start(env);
+    // A job the killed process had fetched is retried at start: on PGlite because one process owns the
+    // database, on PostgreSQL because the killed instance's advisory lock is free (platform/jobs/owners.ts).
+    const mails = await eventually(() => {
+      const found = registrationMailsTo(readMails(config), 'crash');
+      return found.length >= 100 ? found : undefined;
+    }, 30_000);
     // One file per mail, even for a mail written before the kill and written again after it.
     expect(mails).toHaveLength(100);
     for (const row of rows) expect(mails.some((m) => m.includes(`To: ${row.email}`))).toBe(true);

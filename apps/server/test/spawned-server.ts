@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { expect } from 'vitest';
-import { eventually } from './harness.ts';
+import { afterAll, expect } from 'vitest';
+import { ADMIN_TEST_PASSWORD, eventually, testDriver } from './harness.ts';
+import { createScratchPostgresDatabase } from './scratch-postgres.ts';
 
 /** Servers run as `npm start` runs them, in their own process, for tests of crashes (kill -9) and restarts. */
 
@@ -75,4 +78,40 @@ export const signIn = async (base: string, username: string, password: string) =
   const cookies = cookiesOf(login);
   const token = cookies.get('csrftoken') ?? csrf;
   return { cookie: `sessionid=${cookies.get('sessionid')}; csrftoken=${token}`, csrf: token };
+};
+
+/**
+ * The servers one crash test spawns: a DATA_DIR and, on the PostgreSQL run, a scratch database of their
+ * own; `env` is what every start gets, `start` runs one; all are killed and removed after the tests.
+ */
+export const crashTestServers = (name: string) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `media-${name}-`));
+  const children: ChildProcess[] = [];
+  let scratch: Awaited<ReturnType<typeof createScratchPostgresDatabase>> | undefined;
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await scratch?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  return {
+    dataDir,
+    env: async (extra: Record<string, string> = {}) => {
+      if (testDriver() === 'postgres' && !scratch)
+        scratch = await createScratchPostgresDatabase(process.env.DATABASE_URL as string, 'test');
+      return {
+        DATA_DIR: dataDir,
+        DATABASE_URL: scratch?.url ?? '',
+        ADMIN_PASSWORD: ADMIN_TEST_PASSWORD,
+        LOG_LEVEL: 'info',
+        LOCAL_EDGE: '0',
+        RATE_LIMIT_PER_MINUTE: '100000',
+        ...extra,
+      };
+    },
+    start: async (env: Record<string, string>) => {
+      const server = await startServer(env);
+      children.push(server.child);
+      return server;
+    },
+  };
 };

@@ -1,16 +1,13 @@
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Upload } from '@media/contract';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/platform/config.ts';
 import { createContext } from '../src/platform/start.ts';
 import { makeAccount } from '../src/seed/factories.ts';
 import { ffprobe, makeClip, videoOf } from './agent-ingest-world.ts';
 import { ADMIN_TEST_PASSWORD, eventually, testDriver } from './harness.ts';
-import { createScratchPostgresDatabase } from './scratch-postgres.ts';
-import { quiet, signIn, startServer } from './spawned-server.ts';
+import { crashTestServers, quiet, signIn } from './spawned-server.ts';
 
 type Listed = { results: Upload[] };
 
@@ -20,27 +17,11 @@ type Listed = { results: Upload[] };
  * instance finds the job's owner gone (its advisory lock is free) and retries it at once.
  */
 describe(`web upload proxy across a crash (${testDriver()})`, () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-upload-crash-'));
-  const children: ChildProcess[] = [];
-  let scratch: Awaited<ReturnType<typeof createScratchPostgresDatabase>> | undefined;
-  afterAll(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-    await scratch?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const servers = crashTestServers('upload-crash');
+  const { dataDir } = servers;
 
   it('finishes the proxy of an upload whose server was killed during the job', async () => {
-    if (testDriver() === 'postgres')
-      scratch = await createScratchPostgresDatabase(process.env.DATABASE_URL as string, 'test');
-    const env = {
-      DATA_DIR: dataDir,
-      DATABASE_URL: scratch?.url ?? '',
-      ADMIN_PASSWORD: ADMIN_TEST_PASSWORD,
-      LOG_LEVEL: 'info',
-      LOCAL_EDGE: '0',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      WORKERS: '1',
-    };
+    const env = await servers.env({ WORKERS: '1' });
     const setup = await createContext(loadConfig(env), { logStream: quiet() });
     const accountId = (await makeAccount(setup.ctx.db)).id;
     await setup.ctx.close();
@@ -48,8 +29,7 @@ describe(`web upload proxy across a crash (${testDriver()})`, () => {
     // Long enough that the proxy takes a few seconds here.
     makeClip(clip, { seconds: 20, size: '1280x720' });
 
-    const first = await startServer(env);
-    children.push(first.child);
+    const first = await servers.start(env);
     const admin = await signIn(first.base, 'admin', ADMIN_TEST_PASSWORD);
     const form = new FormData();
     form.append('uploadfile', new Blob([fs.readFileSync(clip)]), 'long.mp4');
@@ -75,8 +55,7 @@ describe(`web upload proxy across a crash (${testDriver()})`, () => {
     await first.exited;
     expect(running.nodePath).toBe(`/${running.location}/Long`);
 
-    const second = await startServer(env);
-    children.push(second.child);
+    const second = await servers.start(env);
     const again = await signIn(second.base, 'admin', ADMIN_TEST_PASSWORD);
     const done = await eventually(async () => {
       const upload = await listed(second.base, again.cookie);

@@ -24,6 +24,7 @@ import { type AppServices, requireActor } from '../../app.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { results } from '../../platform/http/envelope.ts';
+import { contentRequestOf, sendStoredContent } from '../../platform/http/stored-content.ts';
 import * as service from './service.ts';
 
 /**
@@ -139,18 +140,9 @@ export const registerNodeRoutes = (fastify: FastifyInstance, ctx: AppContext, _s
         actor: requireActor(request),
         id: request.params.id,
         accountId: request.query.accountId,
-        request: {
-          range: request.headers.range,
-          ifRange: [request.headers['if-range']].flat()[0],
-          ifNoneMatch: request.headers['if-none-match'],
-        },
+        request: contentRequestOf(request),
       });
-      reply.status(answer.status).headers(answer.headers).header('cache-control', 'private, no-cache');
-      if (answer.status === 416)
-        return reply.send({
-          error: { code: ERROR_CODES.validation, message: 'The range is outside the file' },
-        });
-      return reply.send(answer.body);
+      return sendStoredContent(reply, answer);
     },
   );
   app.get(

@@ -18,6 +18,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { refuseDeclaredLengthOver } from '../../platform/http/declared-length.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
+import { contentRequestOf, sendStoredContent } from '../../platform/http/stored-content.ts';
 import * as service from './service.ts';
 
 /** The spec's field name of the file part (spec1 §7). */
@@ -108,20 +109,10 @@ export const registerUploadRoutes = async (
           actor: requireActor(request),
           accountId: request.params.id,
           uploadId: request.params.uploadId,
-          request: {
-            range: request.headers.range,
-            ifRange: [request.headers['if-range']].flat()[0],
-            ifNoneMatch: request.headers['if-none-match'],
-          },
+          request: contentRequestOf(request),
         });
-        reply
-          .status(answer.status)
-          .headers(answer.headers)
-          .header('cache-control', 'private, no-cache')
-          .header('content-disposition', attachment(fileName));
-        if (answer.status === 416)
-          return reply.send({ error: { code: 'validation', message: 'The range is outside the file' } });
-        return reply.send(answer.body);
+        reply.header('content-disposition', attachment(fileName));
+        return sendStoredContent(reply, answer);
       },
     );
     app.get(

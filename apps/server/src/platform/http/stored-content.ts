@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { ERROR_CODES } from '@media/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import parseRange from 'range-parser';
 import type { MediaStorage } from '../storage/index.ts';
 
@@ -38,4 +40,19 @@ export const storedContent = async (
   }
   headers['content-length'] = String(size);
   return { status: 200, headers, body: await storage.read(key) };
+};
+
+/** The conditional and range headers of a request, as storedContent reads them. */
+export const contentRequestOf = (request: FastifyRequest) => ({
+  range: request.headers.range,
+  ifRange: [request.headers['if-range']].flat()[0],
+  ifNoneMatch: request.headers['if-none-match'],
+});
+
+/** Sends a stored object's answer: its status and headers, never cached by shared caches; 416 says why. */
+export const sendStoredContent = (reply: FastifyReply, answer: StoredContent) => {
+  reply.status(answer.status).headers(answer.headers).header('cache-control', 'private, no-cache');
+  if (answer.status === 416)
+    return reply.send({ error: { code: ERROR_CODES.validation, message: 'The range is outside the file' } });
+  return reply.send(answer.body);
 };
