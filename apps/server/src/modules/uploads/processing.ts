@@ -80,9 +80,17 @@ const processUpload = async (ctx: AppContext, job: Job<{ uploadId: number }>) =>
   await fs.promises.rm(workDir, { recursive: true, force: true });
   await fs.promises.mkdir(workDir, { recursive: true });
   const stored: string[] = [];
-  const source = await ctx.storage.localCopy(work.storagePath);
+  let source: { path: string; release: () => Promise<void> } | undefined;
   try {
     const { signal } = job;
+    try {
+      source = await ctx.storage.localCopy(work.storagePath);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      // The stored file is gone: no attempt can succeed.
+      await failUpload(ctx, { ...work, nodeId, mediaId }, `${work.fileName} is no longer stored`);
+      return;
+    }
     const info = await probe(source.path, { signal });
     if (!info || (!info.hasVideo && !info.hasAudio)) {
       // Trying again would read the same bytes: fail at once.
@@ -190,7 +198,7 @@ const processUpload = async (ctx: AppContext, job: Job<{ uploadId: number }>) =>
     throw error;
   } finally {
     for (const key of stored) await ctx.storage.remove(key).catch(() => undefined);
-    await source.release();
+    await source?.release();
     await fs.promises.rm(workDir, { recursive: true, force: true });
   }
 };
