@@ -25,7 +25,9 @@ describe('status popover', () => {
     await page.goto(`${base}/accounts/evening-news/`);
     const button = page.getByRole('button', { name: /^Status \(\d+ problems\)$/ });
     await expect.poll(() => button.getAttribute('aria-label')).toBe(`Status (${problems.length} problems)`);
-    await button.click();
+    // By keyboard: Enter on the button opens the popover.
+    await button.focus();
+    await page.keyboard.press('Enter');
     const popover = page.getByTestId('status-popover');
     await popover.waitFor();
     if (problems.length === 0) await popover.getByText(STATUS_WIDGET_MESSAGES.allOk).waitFor();
@@ -33,6 +35,25 @@ describe('status popover', () => {
       await expect.poll(() => popover.getByTestId('status-item').count()).toBe(problems.length);
       for (const problem of problems) await popover.getByText(problem.message).first().waitFor();
     }
+    // The demo's field kit never connects: its edge server, service and endpoint are errors, nested.
+    const field = await popover
+      .getByTestId('status-item')
+      .evaluateAll((rows) =>
+        rows.map((row) => [row.getAttribute('data-type'), row.getAttribute('data-depth')]),
+      );
+    expect(field.slice(0, 3)).toEqual([
+      ['EdgeServer', '0'],
+      ['Service', '1'],
+      ['Endpoint', '2'],
+    ]);
+    await popover.getByText('Edge server not connected').waitFor();
+    // Each row leads to its own page: the endpoint to its service's endpoints, the edge server to its list.
+    const endpointLink = popover.getByRole('link', { name: 'Reporter RTMP push' });
+    expect(await endpointLink.getAttribute('href')).toMatch(/^\/edge\/\d+\/services\/\d+\/endpoints\?/);
+    expect(await popover.getByRole('link', { name: 'Field kit' }).getAttribute('href')).toMatch(
+      /^\/users\/\d+\/edge#\/\d+$/,
+    );
+    await popover.screenshot({ path: '/tmp/status-popover-errors.png' });
     await screenshots(page, 'status-popover-problems');
 
     // By keyboard: the switch takes the focus and Space turns it.
@@ -46,9 +67,16 @@ describe('status popover', () => {
       .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-type')));
     expect(types).toEqual(items.map((item) => item.type));
     expect(types[0]).toBe('EdgeServer');
+    await popover.screenshot({ path: '/tmp/status-popover.png' });
     await screenshots(page, 'status-popover-all');
+    // Escape closes it and gives the focus back to the button.
     await page.keyboard.press('Escape');
     await popover.waitFor({ state: 'hidden' });
+    await expect.poll(() => button.evaluate((element) => element.matches(':focus'))).toBe(true);
+    // The endpoint's link opens its service's endpoints page.
+    await page.keyboard.press('Space');
+    await endpointLink.click();
+    await page.waitForURL(/\/edge\/\d+\/services\/\d+\/endpoints/);
 
     // Nothing in error: 'Everything is OK' (the answer replaced by one where all is well).
     const fine: StatusItem[] = [
@@ -62,10 +90,41 @@ describe('status popover', () => {
         body: JSON.stringify({ results: fine }),
       }),
     );
-    await page.reload();
+    await page.goto(`${base}/accounts/evening-news/`);
     await page.getByRole('button', { name: 'Status (0 problems)' }).click();
     await page.getByTestId('status-popover').getByText(STATUS_WIDGET_MESSAGES.allOk).waitFor();
     await screenshots(page, 'status-popover-ok');
+    await page.unrouteAll();
+
+    // An endpoint in error on a connected edge server: its service and it show, saying where they are.
+    const lone: StatusItem[] = [
+      { type: 'EdgeServer', name: 'Calm', status: 'ok', message: 'Connected', links: { edgeServer: '/e' } },
+      { type: 'Service', name: 'Files', status: 'error', message: '1 in error', links: { edgeServer: '/e' } },
+      {
+        type: 'Endpoint',
+        name: 'Drop',
+        status: 'error',
+        message: 'No such folder',
+        links: { edgeServer: '/e' },
+      },
+    ];
+    await page.route('**/api/accounts/*/status', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ results: lone }),
+      }),
+    );
+    await page.reload();
+    await page.getByRole('button', { name: 'Status (2 problems)' }).click();
+    const rows = page.getByTestId('status-popover').getByTestId('status-item');
+    await expect.poll(() => rows.count()).toBe(2);
+    await rows.first().getByText('Service in Calm').waitFor();
+    expect(await rows.evaluateAll((all) => all.map((row) => row.getAttribute('data-depth')))).toEqual([
+      '0',
+      '1',
+    ]);
+    await rows.nth(1).getByText('No such folder').waitFor();
     await page.unrouteAll();
 
     // A failed fetch says so, with the status and the server's message.

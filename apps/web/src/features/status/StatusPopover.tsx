@@ -12,7 +12,7 @@ import {
 } from '@mantine/core';
 import {
   STATUS_WIDGET_MESSAGES,
-  type StatusItem,
+  type StatusWidgetRow,
   statusFetchFailed,
   statusProblemCount,
   statusWidgetRows,
@@ -20,7 +20,9 @@ import {
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useAccountByName } from '../../api/accounts.ts';
+import { useAccountById } from '../../api/arrivals.ts';
 import { ApiError } from '../../api/client.ts';
+import { useSite } from '../../api/organisation.ts';
 import { type StatusContext, useStatus } from '../../api/status.ts';
 
 const COLOURS: Record<string, string> = { ok: 'green', error: 'red', warning: 'yellow', disabled: 'gray' };
@@ -37,10 +39,12 @@ const pageContext = (pathname: string) => {
   return undefined;
 };
 
-const StatusRow = ({ item, depth }: { item: StatusItem; depth: number }) => {
-  const link = item.type === 'Endpoint' ? item.links.service : item.links.edgeServer;
+const StatusRow = ({ item, depth, within }: StatusWidgetRow) => {
+  // Services and endpoints open their own page; the edge server's when there is none.
+  const link =
+    item.type === 'EdgeServer' ? item.links.edgeServer : (item.links.service ?? item.links.edgeServer);
   return (
-    <Stack gap={0} pl={depth * 16} data-testid="status-item" data-type={item.type}>
+    <Stack gap={0} pl={depth * 16} data-testid="status-item" data-type={item.type} data-depth={depth}>
       <Group gap="xs" wrap="nowrap">
         <Badge size="xs" variant="light" color={COLOURS[item.status] ?? 'gray'}>
           {item.status}
@@ -56,6 +60,7 @@ const StatusRow = ({ item, depth }: { item: StatusItem; depth: number }) => {
         )}
         <Text size="xs" c="dimmed">
           {item.type}
+          {within.length > 0 && ` in ${within.join(' › ')}`}
         </Text>
       </Group>
       <Text size="xs" c={item.status === 'error' ? 'red' : 'dimmed'}>
@@ -75,7 +80,7 @@ const ContextStatus = ({ context, label }: { context: StatusContext; label: stri
   const problems = statusProblemCount(items);
   const rows = statusWidgetRows(items, showAll);
   return (
-    <Popover width={420} position="bottom-end" shadow="md" withinPortal>
+    <Popover width={420} position="bottom-end" shadow="md" withinPortal trapFocus returnFocus>
       <Popover.Target>
         <Indicator
           label={problems}
@@ -124,11 +129,10 @@ const ContextStatus = ({ context, label }: { context: StatusContext; label: stri
         ) : (
           <ScrollArea.Autosize mah={400}>
             <Stack gap="xs">
-              {rows.map(({ item, depth }) => (
+              {rows.map((row) => (
                 <StatusRow
-                  key={`${item.type}|${item.name}|${item.links.edgeServer ?? ''}|${item.links.service ?? ''}`}
-                  item={item}
-                  depth={depth}
+                  key={`${row.item.type}|${row.item.name}|${row.item.links.edgeServer ?? ''}|${row.item.links.service ?? ''}`}
+                  {...row}
                 />
               ))}
             </Stack>
@@ -146,10 +150,18 @@ const AccountByNameStatus = ({ name }: { name: string }) => {
   ) : null;
 };
 
+/** Pages named by id (`/accounts/{id}/arrivals`, `/site/{id}/`): titled by name once it is known. */
+const AccountByIdStatus = ({ id }: { id: number }) => (
+  <ContextStatus context={{ kind: 'account', id }} label={useAccountById(id).data?.name ?? `account ${id}`} />
+);
+const SiteStatus = ({ id }: { id: number }) => (
+  <ContextStatus context={{ kind: 'site', id }} label={useSite(id).data?.name ?? `site ${id}`} />
+);
+
 /** The shell's status button: shown on the pages of an account or site whose status the user may see. */
 export const StatusPopover = () => {
   const context = pageContext(useLocation().pathname);
   if (!context) return null;
   if (context.kind === 'accountName') return <AccountByNameStatus name={context.name} />;
-  return <ContextStatus context={context} label={`${context.kind} ${context.id}`} />;
+  return context.kind === 'account' ? <AccountByIdStatus id={context.id} /> : <SiteStatus id={context.id} />;
 };
