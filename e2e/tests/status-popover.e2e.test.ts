@@ -1,6 +1,6 @@
 import { STATUS_WIDGET_MESSAGES, type StatusItem, statusFetchFailed } from '@media/contract';
 import { describe, expect, it } from 'vitest';
-import { apiGet } from '../api.ts';
+import { apiGet, csrf } from '../api.ts';
 import { newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
 
 const DEMO_PASSWORD = 'Demo-Passw0rd-status';
@@ -49,7 +49,8 @@ describe('status popover', () => {
     await popover.getByText('Edge server not connected').waitFor();
     // Each row leads to its own page: the endpoint to its service's endpoints, the edge server to its list.
     const endpointLink = popover.getByRole('link', { name: 'Reporter RTMP push' });
-    expect(await endpointLink.getAttribute('href')).toMatch(/^\/edge\/\d+\/services\/\d+\/endpoints\?/);
+    const endpointHref = (await endpointLink.getAttribute('href')) ?? '';
+    expect(endpointHref).toMatch(/^\/edge\/\d+\/services\/\d+\/endpoints\?.*#\/\d+$/);
     expect(await popover.getByRole('link', { name: 'Field kit' }).getAttribute('href')).toMatch(
       /^\/users\/\d+\/edge#\/\d+$/,
     );
@@ -73,8 +74,23 @@ describe('status popover', () => {
     await page.keyboard.press('Escape');
     await popover.waitFor({ state: 'hidden' });
     await expect.poll(() => button.evaluate((element) => element.matches(':focus'))).toBe(true);
-    // The endpoint's link opens its service's endpoints page.
+    // Kept live: disabling the field kit's endpoint reaches the button without a reload or the 15 s refresh.
+    const endpointId = /#\/(\d+)$/.exec(endpointHref)?.[1];
+    const disabled = await context.request.post(`${base}/api/endpoints/${endpointId}/actions/disable`, {
+      headers: await csrf(context),
+      data: {},
+    });
+    expect(disabled.status()).toBe(200);
+    await expect
+      .poll(() => button.getAttribute('aria-label'), { timeout: 10_000 })
+      .toBe(`Status (${problems.length - 1} problems)`);
+    // The endpoint's link opens its service's endpoints page (Space opens the popover too).
     await page.keyboard.press('Space');
+    await popover
+      .getByTestId('status-item')
+      .filter({ hasText: 'Reporter RTMP push' })
+      .getByText('disabled', { exact: true })
+      .waitFor();
     await endpointLink.click();
     await page.waitForURL(/\/edge\/\d+\/services\/\d+\/endpoints/);
 
@@ -146,9 +162,12 @@ describe('status popover', () => {
     const base = setup.server.url;
     await signIn(page, base, 'evening-news.editor', DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
+    // The button stands while the status is asked for (so 'Loading status...' can show); the 403 removes it.
+    const refused = page.waitForResponse((response) => /\/api\/accounts\/\d+\/status$/.test(response.url()));
     await page.goto(`${base}/accounts/evening-news/`);
+    expect((await refused).status()).toBe(403);
     await page.getByRole('link', { name: 'Web upload' }).waitFor();
-    expect(await page.getByRole('button', { name: /^Status/ }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: /^Status/ }).count()).toBe(0);
     await context.close();
   });
 });
