@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { DEFAULT_EDGE_ADVANCED_OPTIONS, proxyPlan } from '@media/contract';
+import { CHANNELS, DEFAULT_EDGE_ADVANCED_OPTIONS, proxyPlan } from '@media/contract';
 import { EdgeAgent } from '@media/edge-agent';
 import { probe, proxyArguments } from '@media/media-tools';
 import { and, eq, sql } from 'drizzle-orm';
@@ -27,6 +27,7 @@ const run = promisify(execFile);
 const SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 60);
 const HEIGHT = Number(process.env.BENCH_INGEST_HEIGHT ?? 1080);
 const FILES = Number(process.env.BENCH_INGEST_FILES ?? 10);
+const CONCURRENCY = Number(process.env.BENCH_INGEST_CONCURRENCY ?? os.availableParallelism());
 const TOKEN = 'bench-ingest-agent-token-0123456789';
 
 const makeSource = async (file: string, height: number, seconds: number) => {
@@ -44,8 +45,17 @@ const bareProxy = async (input: string, output: string, threads?: number) => {
   if (!info?.width || !info.height) throw new Error(`cannot probe ${input}`);
   const plan = proxyPlan({ width: info.width, height: info.height }, 'PAL_wide', 640);
   const started = performance.now();
-  await run('ffmpeg', proxyArguments({ input, output, plan, duration: info.duration, threads }, output));
+  await run(
+    'ffmpeg',
+    proxyArguments({ input, output, plan, duration: info.duration, threads }, { proxy: output }),
+  );
   return (performance.now() - started) / 1000;
+};
+
+/** CPU seconds of the finished child processes (ffmpeg, ffprobe), from /proc. */
+const childrenCpu = () => {
+  const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[13]) + Number(fields[14])) / 100;
 };
 
 export const runIngestBenchmark = async () => {
@@ -80,7 +90,7 @@ export const runIngestBenchmark = async () => {
           userId: owner.id,
           advancedOptions: {
             ...DEFAULT_EDGE_ADVANCED_OPTIONS,
-            maxConcurrentIngests: os.availableParallelism(),
+            maxConcurrentIngests: CONCURRENCY,
           },
           agentTokenHash: sha256(TOKEN),
         })
@@ -92,7 +102,7 @@ export const runIngestBenchmark = async () => {
           name: 'Files',
           typeId: 'FileIngestService',
           serviceGroupId: 0,
-          options: { maxConcurrentFiles: { value: String(os.availableParallelism()) } },
+          options: { maxConcurrentFiles: { value: String(CONCURRENCY) } },
         })
         .returning();
       const drop = path.join(work, 'drop');
@@ -116,7 +126,7 @@ export const runIngestBenchmark = async () => {
           allowedRoots: [work],
           settleMs: 0,
           scanIntervalMs: 0,
-          heartbeatMs: 100,
+          heartbeatMs: 1000,
           stateDir: path.join(work, 'state'),
         });
       const ingested = async (names: string[]) => {
@@ -132,14 +142,54 @@ export const runIngestBenchmark = async () => {
           );
         return (rows[0]?.n ?? 0) === names.length;
       };
+      /**
+       * Resolves when every named file is ingested: checked at each change of the account's nodes (a landed
+       * item announces its node there) and once a second, so that measuring costs the server nearly nothing.
+       */
+      const allIngested = (names: string[]) =>
+        new Promise<void>((resolve, reject) => {
+          let checking = false;
+          let again = false;
+          const check = async (): Promise<void> => {
+            if (checking) {
+              again = true;
+              return;
+            }
+            checking = true;
+            again = false;
+            try {
+              if (await ingested(names)) {
+                stop();
+                resolve();
+                return;
+              }
+            } catch (error) {
+              stop();
+              reject(error);
+              return;
+            }
+            checking = false;
+            if (again) await check();
+          };
+          const channel = CHANNELS.nodes(account.id);
+          const unsubscribe = ctx.bus.subscribe((notice) => {
+            if ('reset' in notice || notice.channel === channel) void check();
+          });
+          const timer = setInterval(() => void check(), 1000);
+          const stop = () => {
+            unsubscribe();
+            clearInterval(timer);
+          };
+          void check();
+        });
       /** Drops files and answers the seconds until each is playable (ingested, its node's proxy stored). */
       const dropAndWait = async (files: string[]) => {
         const names = files.map((file) => path.basename(file));
         const agent = newAgent();
-        const started = performance.now();
         for (const file of files) fs.copyFileSync(file, path.join(drop, path.basename(file)));
+        const started = performance.now();
         agent.start();
-        while (!(await ingested(names))) await new Promise((resolve) => setTimeout(resolve, 50));
+        await allIngested(names);
         const seconds = (performance.now() - started) / 1000;
         await agent.stop();
         return seconds;
@@ -147,6 +197,13 @@ export const runIngestBenchmark = async () => {
 
       const bareOne = await bareProxy(single, path.join(work, 'bare-single.mp4'));
       const productOne = await dropAndWait([single]);
+      if (process.env.BENCH_INGEST_LOG) {
+        const [row] = await db
+          .select({ log: ingestQueueItems.log })
+          .from(ingestQueueItems)
+          .where(eq(ingestQueueItems.sourceName, path.basename(single)));
+        console.log(row?.log);
+      }
       console.log(`one ${HEIGHT}p file of ${SECONDS} s:`);
       console.log(`  bare ffmpeg making the proxy     ${bareOne.toFixed(2)} s`);
       console.log(`  dropped until playable (product) ${productOne.toFixed(2)} s`);
@@ -159,7 +216,21 @@ export const runIngestBenchmark = async () => {
       const bareStarted = performance.now();
       await Promise.all(batch.map((file, i) => bareProxy(file, path.join(work, `bare-${i}.mp4`), threads)));
       const bareBatch = (performance.now() - bareStarted) / 1000;
+      const cpuBefore = { own: process.cpuUsage(), children: childrenCpu() };
       const productBatch = await dropAndWait(batch);
+      if (process.env.BENCH_INGEST_LOG) {
+        const own = process.cpuUsage(cpuBefore.own);
+        console.log(
+          `cpu: node ${((own.user + own.system) / 1e6).toFixed(2)} s, tools ${(childrenCpu() - cpuBefore.children).toFixed(2)} s`,
+        );
+      }
+      if (process.env.BENCH_INGEST_LOG) {
+        const rows = await db
+          .select({ log: ingestQueueItems.log, name: ingestQueueItems.sourceName })
+          .from(ingestQueueItems)
+          .where(sql`${ingestQueueItems.sourceName} like 'batch-%'`);
+        for (const row of rows) console.log(row.name, row.log);
+      }
       console.log(`${FILES} files of 10 s at 720p dropped at once:`);
       console.log(`  bare ffmpeg, all at once         ${bareBatch.toFixed(2)} s`);
       console.log(`  dropped until all playable        ${productBatch.toFixed(2)} s`);

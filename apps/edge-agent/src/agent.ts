@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type {
@@ -7,7 +8,8 @@ import type {
   AgentQueueItem,
   EndpointReport,
 } from '@media/contract';
-import { probe } from '@media/media-tools';
+import { type MediaProbe, probe } from '@media/media-tools';
+import pLimit from 'p-limit';
 import { CloudClient } from './cloud.ts';
 import { ingestItem } from './ingest.ts';
 import { queueIdOf, SettleTracker } from './scanner.ts';
@@ -36,7 +38,10 @@ export type EdgeAgentSettings = {
   scanIntervalMs?: number;
   /** The agent's own folder (work files, upload state); default: a folder in the system's temporary folder. */
   stateDir?: string;
-  /** Threads ffmpeg may use per item (default: the cores shared by the edge's concurrent ingests). */
+  /**
+   * Threads ffmpeg may use per item. By default ffmpeg's own choice (every core): a lone item is done as fast
+   * as the machine allows, and concurrent items share the cores through the system's scheduler.
+   */
   threads?: number;
   log?: AgentLog;
 };
@@ -106,6 +111,7 @@ export class EdgeAgent {
     this.stopping.abort(new Error('The agent is stopping'));
     await this.running;
     await Promise.allSettled([...this.inFlight]);
+    await this.taking;
     for (const { source } of this.sources.values()) if ('close' in source) await source.close();
   }
 
@@ -129,6 +135,10 @@ export class EdgeAgent {
     this.forgetRescanned(configuration);
     this.reports = await this.measure(configuration.endpoints);
     await this.scan(configuration);
+    await this.takeQueued();
+  }
+
+  private async takeQueued() {
     if (this.takeUp) {
       // Items still ingesting in the cloud with nobody on them (this edge's agent stopped while they ran, or
       // a report of ours did not get through) are taken up again first.
@@ -137,6 +147,31 @@ export class EdgeAgent {
       await this.ingestItems(await this.cloud.queuedItems(100, 'ingesting'), { resumed });
     }
     await this.ingestItems(await this.cloud.queuedItems(100));
+  }
+
+  private taking: Promise<void> | undefined;
+  private takeAgain = false;
+
+  /**
+   * An ingest ended: its place is given to the next queued item at once, not at the next heartbeat (seconds
+   * of idle cores per item otherwise). Ends that come while the queue is being read ask for one more read.
+   */
+  private takeNext() {
+    if (this.stopped) return;
+    if (this.taking) {
+      this.takeAgain = true;
+      return;
+    }
+    this.taking = (async () => {
+      do {
+        this.takeAgain = false;
+        await this.takeQueued().catch((error: unknown) =>
+          this.log('warn', `edge agent: ${error instanceof Error ? error.message : String(error)}`),
+        );
+      } while (this.takeAgain && !this.stopped);
+    })().finally(() => {
+      this.taking = undefined;
+    });
   }
 
   /** The source of an endpoint, opened once per settings. */
@@ -252,13 +287,24 @@ export class EdgeAgent {
         mask: typeof endpoint.options.fileMask === 'string' ? endpoint.options.fileMask : '',
         limit: 10_000,
       });
-      for (const file of files) {
+      const fresh = files.filter((file) => {
         const id = key(endpoint.id, file.relativePath);
-        const isForced = forced.has(id);
-        if (this.registered.has(id) && !isForced) continue;
-        const settleKey = { ...file, absolutePath: id };
-        if (!isForced && !this.settle.settled(settleKey, now, settleMs)) continue;
-        if (!isForced && !(await this.looksLikeMedia(source, file.relativePath))) {
+        if (forced.has(id)) return true;
+        if (this.registered.has(id)) return false;
+        return this.settle.settled({ ...file, absolutePath: id }, now, settleMs);
+      });
+      // The files are probed side by side, then registered in the order listed (the queue's order).
+      const probing = pLimit(os.availableParallelism() * 2);
+      const media = await Promise.all(
+        fresh.map((file) =>
+          forced.has(key(endpoint.id, file.relativePath))
+            ? true
+            : probing(() => this.looksLikeMedia(source, file.relativePath)),
+        ),
+      );
+      for (const [index, file] of fresh.entries()) {
+        const id = key(endpoint.id, file.relativePath);
+        if (!media[index]) {
           if (!this.reportedUnprocessed.has(id)) {
             await this.cloud.reportUnprocessed(endpoint.id, file.relativePath);
             this.reportedUnprocessed.add(id);
@@ -282,8 +328,14 @@ export class EdgeAgent {
   private async looksLikeMedia(source: FileSource, relativePath: string) {
     const input = await source.probeInput(relativePath);
     if (input === undefined) return MEDIA_EXTENSIONS.test(relativePath);
-    return (await probe(input)) !== null;
+    const stat = await fs.promises.stat(input).catch(() => undefined);
+    const info = await probe(input);
+    if (info && stat) this.probes.remember(input, stat, info);
+    return info !== null;
   }
+
+  /** What the scan learnt of a file, so that its ingest does not run ffprobe on it again. */
+  private readonly probes = new ProbeCache();
 
   /**
    * Takes items in the operators' order, up to the edge's concurrent ingests and, per service, its 'Files at
@@ -310,9 +362,8 @@ export class EdgeAgent {
           cloudUrl: this.settings.cloudUrl,
           token: this.settings.token,
           stateDir: this.stateDir,
-          threads:
-            this.settings.threads ??
-            Math.max(1, Math.floor(os.availableParallelism() / Math.max(1, this.maxConcurrent))),
+          threads: this.settings.threads,
+          probe: (file, signal) => this.probes.probe(file, signal),
         },
         item,
         endpoint,
@@ -332,6 +383,7 @@ export class EdgeAgent {
         .finally(() => {
           this.working.delete(item.id);
           this.inFlight.delete(run);
+          this.takeNext();
         });
       this.inFlight.add(run);
     }
@@ -344,3 +396,25 @@ const positive = (value: string | undefined, fallback: number) => {
   const n = Number(value);
   return Number.isFinite(n) && n > 0 ? n : fallback;
 };
+
+/**
+ * Probes of files the scan looked at, each used once by the file's ingest while the file is unchanged (same
+ * size and modification time); the oldest are forgotten past a bound.
+ */
+class ProbeCache {
+  private readonly known = new Map<string, { size: number; mtimeMs: number; info: MediaProbe }>();
+
+  remember(file: string, stat: { size: number; mtimeMs: number }, info: MediaProbe) {
+    this.known.delete(file);
+    this.known.set(file, { size: stat.size, mtimeMs: stat.mtimeMs, info });
+    if (this.known.size > 10_000) this.known.delete(this.known.keys().next().value as string);
+  }
+
+  async probe(file: string, signal: AbortSignal) {
+    const known = this.known.get(file);
+    this.known.delete(file);
+    const stat = known && (await fs.promises.stat(file).catch(() => undefined));
+    if (known && stat?.size === known.size && stat.mtimeMs === known.mtimeMs) return known.info;
+    return probe(file, { signal });
+  }
+}

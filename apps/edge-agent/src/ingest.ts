@@ -23,7 +23,7 @@ const DEFAULT_INGEST: IngestSettings = {
 };
 
 /** How the percentage of an item is spread over its steps. */
-const STEPS = { hashed: 5, probed: 8, transcoded: 75, thumbnails: 80, uploaded: 99 } as const;
+const STEPS = { probed: 5, transcoded: 75, thumbnails: 80, uploaded: 99 } as const;
 /** A report at least this often while a step runs, so that a person's abort reaches the agent quickly. */
 const REPORT_EVERY_MS = 1000;
 
@@ -35,6 +35,8 @@ export type IngestEnvironment = {
   stateDir: string;
   /** Threads ffmpeg may use for one item. */
   threads?: number;
+  /** ffprobe, or what the agent already knows of the unchanged file. */
+  probe?: (file: string, signal: AbortSignal) => Promise<MediaProbe | null>;
 };
 
 const line = (text: string) => `${new Date().toISOString()} ${text}\n`;
@@ -64,7 +66,7 @@ const reported = <T>(sending: Promise<T>): Promise<T> =>
  * stops the work (through `controller`) as soon as the cloud says the item is no longer ingesting.
  */
 class ProgressReporter {
-  private percent = 0;
+  percent = 0;
   private sent = -1;
   private log = '';
   private timer: NodeJS.Timeout;
@@ -191,23 +193,24 @@ export const ingestItem = async (
     }
     const file = fetched.path;
     const { size: fileSize } = await fs.promises.stat(file);
-    const hash = await contentHash(file, { signal });
-    reporter.set(STEPS.hashed);
-    const answer = await reported(
-      cloud.reportProgress(item.id, {
-        status: 'ingesting',
-        progress: STEPS.hashed,
-        contentHash: hash,
-        log: reporter.takeLog() + line(`Read ${fileSize} bytes in ${seconds(started)}; SHA-256 ${hash}`),
-      }),
-    );
-    if (answer.status !== 'ingesting') {
-      settled = true;
-      return true;
-    }
+    // The hash runs beside the probe and the proxy: the cloud's answer (duplicated) stops them when it comes.
+    const hashing = contentHash(file, { signal }).then(async (hash) => {
+      const answer = await reported(
+        cloud.reportProgress(item.id, {
+          status: 'ingesting',
+          progress: reporter.percent,
+          contentHash: hash,
+          log: line(`Read ${fileSize} bytes in ${seconds(started)}; SHA-256 ${hash}`),
+        }),
+      );
+      if (answer.status !== 'ingesting') controller.abort(new Stopped(`The item is ${answer.status}`));
+    });
+    // Seen when awaited below; until then a failure must not count as unhandled.
+    hashing.catch(() => undefined);
     step = 'probing';
-    const info = await probe(file, { signal });
+    const info = await (env.probe ? env.probe(file, signal) : probe(file, { signal }));
     if (!info) {
+      await hashing;
       if (item.forced) {
         await finish({
           status: 'ingested',
@@ -231,6 +234,8 @@ export const ingestItem = async (
       settings.format,
       settings.maxResolution,
     );
+    const poster = path.join(workDir, 'poster.jpg');
+    const filmstrip = path.join(workDir, 'filmstrip.jpg');
     if (settings.makeProxy) {
       const proxy = path.join(workDir, 'proxy.mp4');
       if (!fs.existsSync(proxy)) {
@@ -245,32 +250,41 @@ export const ingestItem = async (
           hasAudio: info.hasAudio,
           signal,
           threads: env.threads,
+          thumbnails: { poster, filmstrip },
           onProgress: (p) => reporter.set(STEPS.probed + ((STEPS.transcoded - STEPS.probed) * p) / 100),
         });
         reporter.note(
           info.hasVideo
-            ? `Proxy made in ${seconds(at)}: H.264 ${plan.width}x${plan.height} @ ${plan.fps} fps${info.hasAudio ? ' + AAC' : ', no sound'}`
+            ? `Proxy made in ${seconds(at)}: H.264 ${plan.width}x${plan.height} @ ${plan.fps} fps${info.hasAudio ? ' + AAC' : ', no sound'}, with its poster and filmstrip`
             : `Proxy made in ${seconds(at)}: AAC audio`,
         );
       } else reporter.note('Proxy made by an earlier attempt: reused');
       uploads.push({ file: proxy, rendition: 'proxy' });
     }
     if (info.hasVideo) {
-      // Thumbnails come from the proxy (small, already decoded once); an archive's from its source.
+      // Made with the proxy; an archive's from its source, and a reused proxy's again if they are not there.
       step = 'making thumbnails';
       const at = performance.now();
       const input = settings.makeProxy ? path.join(workDir, 'proxy.mp4') : file;
-      const poster = path.join(workDir, 'poster.jpg');
-      await makePoster({ input, output: poster, duration: info.duration, signal });
+      if (!fs.existsSync(poster)) {
+        await makePoster({ input, output: poster, duration: info.duration, signal });
+        reporter.note(`Poster made in ${seconds(at)}`);
+      }
       uploads.push({ file: poster, rendition: 'poster' });
       if (settings.makeProxy) {
-        const filmstrip = path.join(workDir, 'filmstrip.jpg');
-        await makeFilmstrip({ input, output: filmstrip, duration: info.duration, signal });
+        if (!fs.existsSync(filmstrip)) {
+          await makeFilmstrip({ input, output: filmstrip, duration: info.duration, signal });
+          reporter.note(`Filmstrip made in ${seconds(at)}`);
+        }
         uploads.push({ file: filmstrip, rendition: 'filmstrip' });
       }
+    }
+    // Nothing is uploaded, nor the item's thumbnail shown, before the cloud has seen the content.
+    step = 'hashing';
+    await hashing;
+    if (info.hasVideo) {
       // The queue shows the poster as the item's thumbnail.
       await cloud.uploadThumbnail(item.id, await fs.promises.readFile(poster));
-      reporter.note(`${settings.makeProxy ? 'Poster and filmstrip' : 'Poster'} made in ${seconds(at)}`);
     }
     reporter.set(STEPS.thumbnails);
     if (settings.keepSource) uploads.push({ file, rendition: 'source' });

@@ -140,6 +140,57 @@ describe('makeProxy', () => {
     expect(running).not.toContain(file('long.mp4'));
   });
 
+  it('makes the poster and filmstrip of the proxy picture in the same pass, reporting progress as it goes', async () => {
+    const plan = proxyPlan({ width: 1280, height: 720 }, 'NTSC_wide', 640);
+    const seen: number[] = [];
+    await makeProxy({
+      input: file('long.mp4'),
+      output: file('with-thumbs.mp4'),
+      plan,
+      duration: 30,
+      hasAudio: false,
+      thumbnails: { poster: file('with-thumbs-poster.jpg'), filmstrip: file('with-thumbs-strip.jpg') },
+      onProgress: (p) => seen.push(p),
+    });
+    const proxy = ffprobe(file('with-thumbs.mp4'));
+    expect(proxy.streams.map((s) => s.codec_name)).toEqual(['h264']);
+    expect(Math.abs(Number(proxy.format.duration) - 30)).toBeLessThan(0.2);
+    // Progress comes while the proxy is made, not only at the end (each output must have begun for it).
+    expect(seen.some((p) => p > 0 && p < 99)).toBe(true);
+    // The poster and strip are of the padded proxy picture, as makePoster/makeFilmstrip make them from it.
+    const posterHeight = Math.round((320 * plan.height) / plan.width / 2) * 2;
+    expect(ffprobe(file('with-thumbs-poster.jpg')).streams[0]).toMatchObject({
+      codec_name: 'mjpeg',
+      width: 320,
+    });
+    expect(
+      Math.abs((ffprobe(file('with-thumbs-poster.jpg')).streams[0]?.height ?? 0) - posterHeight),
+    ).toBeLessThanOrEqual(2);
+    expect(ffprobe(file('with-thumbs-strip.jpg')).streams[0]).toMatchObject({
+      codec_name: 'mjpeg',
+      width: 1600,
+    });
+    expect(leftovers()).toEqual([]);
+  });
+
+  it('leaves neither proxy nor thumbnails when it fails', async () => {
+    fs.writeFileSync(file('broken-thumbs.mp4'), Buffer.alloc(4096, 7));
+    const plan = proxyPlan(null, 'PAL_wide', 640);
+    await expect(
+      makeProxy({
+        input: file('broken-thumbs.mp4'),
+        output: file('never-thumbs.mp4'),
+        plan,
+        duration: 1,
+        thumbnails: { poster: file('never-poster.jpg'), filmstrip: file('never-strip.jpg') },
+      }),
+    ).rejects.toThrow(/ffmpeg failed/);
+    for (const name of ['never-thumbs.mp4', 'never-poster.jpg', 'never-strip.jpg']) {
+      expect(fs.existsSync(file(name))).toBe(false);
+    }
+    expect(leftovers()).toEqual([]);
+  });
+
   it("rejects with ffmpeg's own words when the input cannot be read", async () => {
     fs.writeFileSync(file('broken.mp4'), Buffer.alloc(4096, 7));
     const plan = proxyPlan(null, 'PAL_wide', 640);

@@ -1,6 +1,14 @@
 import type { ProxyPlan } from '@media/contract';
 import { writeAtomically } from './files.ts';
 import { runTool } from './run.ts';
+import {
+  FILMSTRIP_FRAMES,
+  FILMSTRIP_WIDTH,
+  filmstripFilter,
+  jpegOutput,
+  POSTER_WIDTH,
+  posterSecond,
+} from './thumbs.ts';
 
 export type ProxyJob = {
   input: string;
@@ -20,13 +28,40 @@ export type ProxyJob = {
   onProgress?: (percent: number) => void;
   /** Threads ffmpeg may use (default: ffmpeg's choice). */
   threads?: number;
+  /**
+   * A poster and a filmstrip of the proxy's picture (as `makePoster` and `makeFilmstrip` make them from the
+   * proxy), made in the same pass: the frames are decoded once. Ignored for a file without picture.
+   */
+  thumbnails?: { poster: string; filmstrip: string };
 };
 
-/** The ffmpeg arguments of a proxy (also used by the ingest benchmark to time bare ffmpeg). */
-export const proxyArguments = (job: Omit<ProxyJob, 'signal' | 'onProgress'>, output: string) => {
+type Outputs = { proxy: string; poster?: string; filmstrip?: string };
+
+/**
+ * The ffmpeg arguments of a proxy (also used by the ingest benchmark to time bare ffmpeg), with the poster
+ * and filmstrip outputs when `outputs` names them.
+ */
+export const proxyArguments = (job: Omit<ProxyJob, 'signal' | 'onProgress'>, outputs: Outputs) => {
   const { plan } = job;
   const video = job.hasVideo !== false;
   const audio = job.hasAudio !== false;
+  const picture = `scale=${plan.contentWidth}:${plan.contentHeight},pad=${plan.width}:${plan.height}:(ow-iw)/2:(oh-ih)/2,setsar=1`;
+  const { poster, filmstrip } = outputs;
+  const thumbnails = video && poster && filmstrip;
+  const encode = [
+    '-r',
+    String(plan.fps),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-profile:v',
+    'high',
+    '-pix_fmt',
+    'yuv420p',
+    '-crf',
+    '23',
+  ];
   return [
     '-hide_banner',
     '-nostdin',
@@ -34,39 +69,42 @@ export const proxyArguments = (job: Omit<ProxyJob, 'signal' | 'onProgress'>, out
     '-i',
     job.input,
     ...(job.threads ? ['-threads', String(job.threads)] : []),
-    ...(video
+    ...(thumbnails
       ? [
+          '-filter_complex',
+          `[0:v:0]${picture},split=3[proxy][poster][filmstrip];` +
+            `[poster]setpts=PTS-STARTPTS,trim=start=${posterSecond(job.duration)},scale=${POSTER_WIDTH}:-2[posterout];` +
+            `[filmstrip]${filmstripFilter(job.duration, FILMSTRIP_FRAMES, FILMSTRIP_WIDTH, true)}[filmstripout]`,
           '-map',
-          '0:v:0',
-          '-vf',
-          `scale=${plan.contentWidth}:${plan.contentHeight},pad=${plan.width}:${plan.height}:(ow-iw)/2:(oh-ih)/2,setsar=1`,
-          '-r',
-          String(plan.fps),
-          '-c:v',
-          'libx264',
-          '-preset',
-          'veryfast',
-          '-profile:v',
-          'high',
-          '-pix_fmt',
-          'yuv420p',
-          '-crf',
-          '23',
+          '[proxy]',
+          ...encode,
         ]
-      : ['-vn']),
+      : video
+        ? ['-map', '0:v:0', '-vf', picture, ...encode]
+        : ['-vn']),
     ...(audio ? ['-map', '0:a:0', '-c:a', 'aac', '-b:a', '128k', '-ac', '2'] : ['-an']),
     '-movflags',
     '+faststart',
     '-f',
     'mp4',
-    output,
+    outputs.proxy,
+    ...(thumbnails
+      ? [
+          '-map',
+          '[posterout]',
+          ...jpegOutput(4, poster),
+          '-map',
+          '[filmstripout]',
+          ...jpegOutput(5, filmstrip, true),
+        ]
+      : []),
   ];
 };
 
 /**
- * H.264 (yuv420p) + AAC in MP4 with `+faststart`, at the plan's size, frame rate and aspect (padded).
- * A file without audio gets no audio track; without video, an audio-only MP4. Rejects with ffmpeg's last
- * lines of stderr when it fails.
+ * H.264 (yuv420p) + AAC in MP4 with `+faststart`, at the plan's size, frame rate and aspect (padded),
+ * and the poster and filmstrip when asked. A file without audio gets no audio track; without video, an
+ * audio-only MP4. Rejects with ffmpeg's last lines of stderr when it fails, leaving none of its outputs.
  */
 export const makeProxy = async (job: ProxyJob): Promise<void> => {
   let lastReport = 0;
@@ -83,9 +121,19 @@ export const makeProxy = async (job: ProxyJob): Promise<void> => {
     const percent = Math.min(99, Math.max(0, Math.floor((Number(last) / 1e6 / job.duration) * 100)));
     job.onProgress(percent);
   };
-  await writeAtomically(job.output, '.mp4', async (temp) => {
-    const args = proxyArguments(job, temp);
-    await runTool('ffmpeg', ['-progress', 'pipe:1', '-nostats', ...args], { signal: job.signal, onStdout });
-  });
+  const run = (outputs: Outputs) =>
+    runTool('ffmpeg', ['-progress', 'pipe:1', '-nostats', ...proxyArguments(job, outputs)], {
+      signal: job.signal,
+      onStdout,
+    }).then(() => undefined);
+  const thumbnails = job.hasVideo !== false ? job.thumbnails : undefined;
+  // The thumbnails are renamed into place before the proxy: a proxy that is there has its thumbnails.
+  await writeAtomically(job.output, '.mp4', (proxy) =>
+    thumbnails
+      ? writeAtomically(thumbnails.poster, '.jpg', (poster) =>
+          writeAtomically(thumbnails.filmstrip, '.jpg', (filmstrip) => run({ proxy, poster, filmstrip })),
+        )
+      : run({ proxy }),
+  );
   job.onProgress?.(100);
 };

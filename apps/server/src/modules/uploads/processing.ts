@@ -9,7 +9,7 @@ import {
   proxyPlan,
   uploadIngestFormat,
 } from '@media/contract';
-import { makeFilmstrip, makePoster, makeProxy, probe } from '@media/media-tools';
+import { makePoster, makeProxy, probe } from '@media/media-tools';
 import type { AppContext } from '../../platform/context.ts';
 import { randomToken } from '../../platform/crypto.ts';
 import { defineQueue, type Job } from '../../platform/jobs/queues.ts';
@@ -151,6 +151,8 @@ const processUpload = async (ctx: AppContext, job: Job<{ uploadId: number }>) =>
         maxIngestResolutionOf(work.maxVideo),
       );
       const proxy = path.join(workDir, 'proxy.mp4');
+      const poster = path.join(workDir, 'poster.jpg');
+      const filmstrip = path.join(workDir, 'filmstrip.jpg');
       await makeProxy({
         input: source.path,
         output: proxy,
@@ -160,15 +162,12 @@ const processUpload = async (ctx: AppContext, job: Job<{ uploadId: number }>) =>
         hasAudio: info.hasAudio,
         signal,
         threads: Math.max(1, Math.floor(os.availableParallelism() / ctx.config.workers)),
+        thumbnails: { poster, filmstrip },
         onProgress: (percent) => void progress(percent).catch(() => undefined),
       });
       let posterKey: string | null = null;
       let filmstripKey: string | null = null;
       if (info.hasVideo) {
-        const poster = path.join(workDir, 'poster.jpg');
-        const filmstrip = path.join(workDir, 'filmstrip.jpg');
-        await makePoster({ input: proxy, output: poster, duration: info.duration, signal });
-        await makeFilmstrip({ input: proxy, output: filmstrip, duration: info.duration, signal });
         posterKey = await store(poster, 'poster.jpg', 'image/jpeg');
         filmstripKey = await store(filmstrip, 'filmstrip.jpg', 'image/jpeg');
       }
