@@ -27,6 +27,7 @@ import { registerEventRoutes } from './modules/events/routes.ts';
 import { registerIngestRoutes } from './modules/ingest/routes.ts';
 import { registerInviteRoutes } from './modules/invites/routes.ts';
 import { registerManagerRoutes } from './modules/managers/routes.ts';
+import { registerMetadataRoutes } from './modules/metadata/routes.ts';
 import { registerMfaRoutes } from './modules/mfa/routes.ts';
 import { registerNodeRoutes } from './modules/nodes/routes.ts';
 import { registerNotificationRoutes } from './modules/notifications/routes.ts';
@@ -202,6 +203,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerNodeRoutes(api, ctx, services);
       registerStatusRoutes(api, ctx, services);
       await registerUploadRoutes(api, ctx, services);
+      await registerMetadataRoutes(api, ctx, services);
       await registerPublishingRoutes(api, ctx, services);
       await registerAgentRoutes(api, ctx, services);
     },

@@ -38,6 +38,7 @@ export * from './http/input.ts';
 export * from './ingest/ingest.ts';
 export * from './ingest/ingest-settings.ts';
 export * from './ingest/proxy-plan.ts';
+export * from './metadata/transfer.ts';
 export * from './mfa/schemas.ts';
 export * from './names/reserved.ts';
 export * from './nodes/nodes.ts';

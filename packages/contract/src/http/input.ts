@@ -12,7 +12,15 @@ export const INT4_MIN = -2_147_483_648;
 /** An id in a body: a serial column, so 1 to INT4_MAX. */
 export const idSchema = z.number().int().positive().max(INT4_MAX);
 /** An id in a path or a query (text, coerced), bounded like `idSchema`. */
-export const idTextSchema = z.coerce.number().int().positive().max(INT4_MAX);
+export const idTextSchema = z.union([
+  idSchema,
+  // Digits only: coercing would take `true` for 1 and '' for 0.
+  z
+    .string()
+    .regex(/^\s*\d{1,10}\s*$/, { error: 'Expected an id' })
+    .transform(Number)
+    .pipe(idSchema),
+]);
 /** Any other value of an `integer` column. */
 export const int4Schema = z.number().int().min(INT4_MIN).max(INT4_MAX);
 

@@ -6,6 +6,7 @@ import {
   columnsProblem,
   DEFAULT_FILE_COLUMNS,
   DEFAULT_LOGGING_COLUMNS,
+  type FileColumn,
 } from '@media/contract';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -54,6 +55,11 @@ const effectiveColumns = async (
   const own = await repo.findColumnSet(db, storedScope(owner), kind);
   return own && !own.autoInherit ? own.columns : inheritedColumns(db, owner, kind);
 };
+
+/** The file columns of an account's media (its own, or what it inherits): the metadata export's columns. */
+export const accountFileColumns = async (db: DbOrTx, accountId: number): Promise<FileColumn[]> =>
+  // The stored set of the file kind holds file columns (see asColumnSet).
+  (await effectiveColumns(db, { scope: 'accounts', id: accountId }, 'file')) as FileColumn[];
 
 /** Reading: any user of an account (the media manager shows the columns); a site's managers. */
 const requireColumnsRight = (ctx: AppContext, actor: Actor, owner: ColumnOwner, write: boolean) =>

@@ -27,6 +27,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AppServices, requireActor } from '../../app.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { attachment } from '../../platform/http/attachment.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
 import { getAccount } from '../accounts/service.ts';
 import * as service from './service.ts';
@@ -339,7 +340,7 @@ export const registerKeyMapDownload = (fastify: FastifyInstance, ctx: AppContext
       const fileName = `${name.replace(/[^\w.-]+/g, '_') || 'keymap'}.xml`;
       return reply
         .type('application/xml; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('content-disposition', attachment(fileName))
         .send(xml);
     },
   );

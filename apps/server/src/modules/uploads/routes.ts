@@ -16,6 +16,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type AppServices, requireActor } from '../../app.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
+import { attachment } from '../../platform/http/attachment.ts';
 import { refuseDeclaredLengthOver } from '../../platform/http/declared-length.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
 import { contentRequestOf, sendStoredContent } from '../../platform/http/stored-content.ts';
@@ -23,13 +24,6 @@ import * as service from './service.ts';
 
 /** The spec's field name of the file part (spec1 §7). */
 const FILE_FIELD = 'uploadfile';
-
-/**
- * An attachment's Content-Disposition (RFC 6266): an ASCII fallback name and the real one in RFC 8187
- * encoding. Written here because the content-disposition package's current major needs Node 22.
- */
-const attachment = (fileName: string) =>
-  `attachment; filename="${fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 
 /** Reads the one file part of a multipart request; anything else is a clear 400. */
 const fileOf =

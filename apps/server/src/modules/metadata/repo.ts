@@ -1,0 +1,61 @@
+import { and, asc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { nodes } from '../nodes/tables.ts';
+
+const rowColumns = {
+  id: nodes.id,
+  path: nodes.path,
+  name: nodes.name,
+  type: nodes.type,
+  metadata: nodes.metadata,
+};
+export type MetadataRow = {
+  id: number;
+  path: string;
+  name: string;
+  type: string;
+  metadata: Record<string, string>;
+};
+
+/** The media nodes (everything but folders) of an account after `afterPath`, in path order: keyset pages. */
+export const findMediaNodesAfter = (db: DbOrTx, accountId: number, afterPath: string | null, limit: number) =>
+  db
+    .select(rowColumns)
+    .from(nodes)
+    .where(
+      and(
+        eq(nodes.accountId, accountId),
+        ne(nodes.type, 'folder'),
+        afterPath === null ? undefined : gt(nodes.path, afterPath),
+      ),
+    )
+    .orderBy(asc(nodes.path))
+    .limit(limit);
+
+export const findMediaNodesByIds = (db: DbOrTx, accountId: number, ids: number[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .select(rowColumns)
+        .from(nodes)
+        .where(and(eq(nodes.accountId, accountId), ne(nodes.type, 'folder'), inArray(nodes.id, ids)));
+
+export const findMediaNodesByPaths = (db: DbOrTx, accountId: number, paths: string[]) =>
+  paths.length === 0
+    ? Promise.resolve([])
+    : db
+        .select(rowColumns)
+        .from(nodes)
+        .where(and(eq(nodes.accountId, accountId), ne(nodes.type, 'folder'), inArray(nodes.path, paths)));
+
+export type MetadataWrite = { id: number; set: Record<string, string>; remove: string[] };
+
+/** Writes many nodes' metadata in one statement: the values to set, the keys to remove. */
+export const writeMetadata = async (db: DbOrTx, accountId: number, writes: MetadataWrite[]) => {
+  if (writes.length === 0) return;
+  await db.execute(sql`
+    update ${nodes} as n
+    set metadata = (n.metadata - c.remove) || c.set
+    from jsonb_to_recordset(${JSON.stringify(writes)}::jsonb) as c(id int, set jsonb, remove text[])
+    where n.id = c.id and n.account_id = ${accountId}`);
+};
