@@ -28,6 +28,8 @@ export type ApiVersionKind = 'ingest' | 'nodes' | 'mediaUpdate';
 export type RequestOptions = {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
+  /** A body sent as it is, with its content type (the metadata import's CSV), instead of JSON. */
+  text?: { content: string; contentType: string };
   /** Send X-Api-Version for ingest and node calls. */
   apiVersion?: ApiVersionKind;
   /** Answer the whole body instead of unwrapping `results` (sends X-Raw-Response). */
@@ -80,7 +82,8 @@ export const createApiClient = (deps: Dependencies) => {
   const send = async (path: string, options: RequestOptions) => {
     const method = options.method ?? 'GET';
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.text) headers['content-type'] = options.text.contentType;
+    else if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.raw) headers[RAW_RESPONSE_HEADER] = '1';
     if (options.apiVersion) headers[API_VERSION_HEADER] = (await apiVersions())[options.apiVersion];
     if (method !== 'GET') {
@@ -93,7 +96,7 @@ export const createApiClient = (deps: Dependencies) => {
       headers,
       credentials: 'same-origin',
       signal: options.signal,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: options.text?.content ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
     });
   };
 

@@ -98,6 +98,8 @@ export const MSG_CSV_FORMAT_ERROR = 'CSV Format Error: Columns required are full
 export const MSG_CSV_PARSE_ERROR = (error: string) => `CSV parse error: Failed: ${error}`;
 export const CSV_REQUIRED_COLUMNS = ['fullname', 'company', 'email'] as const;
 export const MSG_FILE_EXTENSION_WARNING_TITLE = 'File Extension Warning';
+/** Whether a chosen file is named as a CSV; another name raises the File Extension Warning (spec1 §5). */
+export const hasCsvExtension = (fileName: string) => fileName.toLowerCase().endsWith('.csv');
 export const MSG_GDPR_WARNING_TITLE = 'GDPR Warning';
 export const MSG_GDPR_WARNING =
   'By importing personal data you agree that you are the Data Controller for this data and that the provider of this service acts as the Data Processor on your behalf.';

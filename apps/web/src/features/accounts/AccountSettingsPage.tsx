@@ -11,6 +11,7 @@ import { IngestFormatsSection } from '../account-config/IngestFormatsSection.tsx
 import { KeyboardExpansionMapsSection } from '../account-config/KeyboardExpansionMapsSection.tsx';
 import { KeyShortcutsSection } from '../account-config/KeyShortcutsSection.tsx';
 import { MetadataColumnsSection } from '../account-config/MetadataColumnsSection.tsx';
+import { MetadataTransferSection } from '../account-config/MetadataTransferSection.tsx';
 import { AccountContactForm } from './AccountContactForm.tsx';
 import { AccountDataForm } from './AccountDataForm.tsx';
 import { accountSettingsPath } from './AccountsTable.tsx';
@@ -111,6 +112,7 @@ const AccountSettings = ({ account }: { account: Account }) => {
           { id: 'account-data', title: 'Account data' },
           { id: 'account-contact', title: 'Account contact' },
           { id: 'metadata-columns', title: 'Metadata columns' },
+          ...(access.canManage ? [{ id: 'metadata-import-export', title: 'Metadata import/export' }] : []),
           { id: INGEST_FORMATS_SECTION_ID, title: 'Ingest formats' },
           ...(access.canManage ? [{ id: 'extra-data', title: 'Extra data' }] : []),
           { id: 'keyboard-expansion-maps', title: 'Keyboard expansion maps' },
@@ -126,6 +128,11 @@ const AccountSettings = ({ account }: { account: Account }) => {
       <Section title="Metadata columns" id="metadata-columns">
         <MetadataColumnsSection owner={{ scope: 'accounts', id: account.id }} canEdit={access.canManage} />
       </Section>
+      {access.canManage && (
+        <Section title="Metadata import/export" id="metadata-import-export">
+          <MetadataTransferSection accountId={account.id} />
+        </Section>
+      )}
       <Section title="Ingest formats" id={INGEST_FORMATS_SECTION_ID}>
         <IngestFormatsSection accountId={account.id} canManage={access.canManage} />
       </Section>

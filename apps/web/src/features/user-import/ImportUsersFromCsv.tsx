@@ -1,16 +1,9 @@
 import { Alert, Badge, Button, Group, Modal, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
-import {
-  errorWhile,
-  MSG_FILE_EXTENSION_WARNING_TITLE,
-  MSG_GDPR_WARNING,
-  MSG_GDPR_WARNING_TITLE,
-  type UserImportResult,
-  type UserImportRow,
-} from '@media/contract';
+import { errorWhile, type UserImportResult, type UserImportRow } from '@media/contract';
 import { useRef, useState } from 'react';
 import { apiFetch } from '../../api/client.ts';
-import { confirmDialog } from '../../ui/dialogs.tsx';
-import { hasCsvExtension, inChunks, markRepeatedEmails, parseUsersCsv } from './parse-users-csv.ts';
+import { confirmCsvImport } from '../../ui/csv-import.ts';
+import { inChunks, markRepeatedEmails, parseUsersCsv } from './parse-users-csv.ts';
 
 /** spec1 §4: idle, GDPRWarning, checking, loading, ready (review), importing, imported; then a reload. */
 type Step =
@@ -87,21 +80,7 @@ export const ImportUsersFromCsv = (props: { siteId: number }) => {
   const chosen = async (file: File | undefined) => {
     setError(undefined);
     if (!file) return reset();
-    const agreed = await confirmDialog({
-      title: MSG_GDPR_WARNING_TITLE,
-      message: MSG_GDPR_WARNING,
-      confirmLabel: 'I agree',
-    });
-    if (!agreed) return reset();
-    if (
-      !hasCsvExtension(file.name) &&
-      !(await confirmDialog({
-        title: MSG_FILE_EXTENSION_WARNING_TITLE,
-        message: `${file.name} does not end in .csv. Import it anyway?`,
-        confirmLabel: 'Import anyway',
-      }))
-    )
-      return reset();
+    if (!(await confirmCsvImport(file))) return reset();
     setStep({ name: 'loading' });
     const parsed = parseUsersCsv(await file.text());
     if (!parsed.ok) {

@@ -1,7 +1,7 @@
-import { MSG_CSV_FORMAT_ERROR, MSG_EMAIL_USED_IN_BATCH } from '@media/contract';
+import { hasCsvExtension, MSG_CSV_FORMAT_ERROR, MSG_EMAIL_USED_IN_BATCH } from '@media/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasCsvExtension, inChunks, markRepeatedEmails, parseUsersCsv } from './parse-users-csv.ts';
+import { inChunks, markRepeatedEmails, parseUsersCsv } from './parse-users-csv.ts';
 
 describe('users CSV (spec1 §5)', () => {
   it('reads fullname, company, email and an optional username in any column order and case', () => {

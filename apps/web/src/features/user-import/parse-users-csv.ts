@@ -44,8 +44,6 @@ export const inChunks = <T>(rows: T[], size: number = USER_IMPORT_CHUNK): T[][] 
   return chunks;
 };
 
-export const hasCsvExtension = (fileName: string) => fileName.toLowerCase().endsWith('.csv');
-
 /**
  * The server checks repeated emails within one call of 100; a file's later rows repeating an email of an
  * earlier chunk are marked failed here, so the whole file follows the rule.
