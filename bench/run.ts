@@ -5,6 +5,7 @@ import { runIngestQueueBenchmark } from './ingest-queue.ts';
 import { runListsBenchmark } from './lists.ts';
 import { runLoadMixBenchmark } from './load-mix.ts';
 import { runLongPollBenchmark } from './longpoll.ts';
+import { runMetadataBenchmark } from './metadata.ts';
 import { runNodesBenchmark } from './nodes.ts';
 import { runWebSizeBenchmark } from './web-size.ts';
 
@@ -37,6 +38,11 @@ const benchmarks: Benchmark[] = [
     name: 'ingest',
     title: 'Media: a dropped 1080p file until playable, and ten at once, against bare ffmpeg',
     run: runIngestBenchmark,
+  },
+  {
+    name: 'metadata',
+    title: 'Metadata: export (CSV, XLSX) and import (dry run, import) of 100k media nodes',
+    run: runMetadataBenchmark,
   },
   {
     name: 'nodes',

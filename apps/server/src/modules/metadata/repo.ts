@@ -1,6 +1,10 @@
-import { and, asc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { nodes } from '../nodes/tables.ts';
+
+/** A list as one parameter (a JSON text) read back as a text array: thousands of bind parameters cost more than the query. */
+const textArray = (values: string[]) =>
+  sql`array(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
 
 const rowColumns = {
   id: nodes.id,
@@ -38,7 +42,13 @@ export const findMediaNodesByIds = (db: DbOrTx, accountId: number, ids: number[]
     : db
         .select(rowColumns)
         .from(nodes)
-        .where(and(eq(nodes.accountId, accountId), ne(nodes.type, 'folder'), inArray(nodes.id, ids)));
+        .where(
+          and(
+            eq(nodes.accountId, accountId),
+            ne(nodes.type, 'folder'),
+            sql`${nodes.id} = any(${textArray(ids.map(String))}::int[])`,
+          ),
+        );
 
 export const findMediaNodesByPaths = (db: DbOrTx, accountId: number, paths: string[]) =>
   paths.length === 0
@@ -46,13 +56,21 @@ export const findMediaNodesByPaths = (db: DbOrTx, accountId: number, paths: stri
     : db
         .select(rowColumns)
         .from(nodes)
-        .where(and(eq(nodes.accountId, accountId), ne(nodes.type, 'folder'), inArray(nodes.path, paths)));
+        .where(
+          and(
+            eq(nodes.accountId, accountId),
+            ne(nodes.type, 'folder'),
+            sql`${nodes.path} = any(${textArray(paths)})`,
+          ),
+        );
 
 export type MetadataWrite = { id: number; set: Record<string, string>; remove: string[] };
 
 /** Writes many nodes' metadata in one statement: the values to set, the keys to remove. */
 export const writeMetadata = async (db: DbOrTx, accountId: number, writes: MetadataWrite[]) => {
   if (writes.length === 0) return;
+  // The search index takes the new values into its pending list, merged later, instead of at each row.
+  await db.execute(sql`set local gin_pending_list_limit = '64MB'`);
   await db.execute(sql`
     update ${nodes} as n
     set metadata = (n.metadata - c.remove) || c.set

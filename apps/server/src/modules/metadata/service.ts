@@ -158,7 +158,8 @@ const planChanges = async (db: DbOrTx, account: { id: number; name: string }, cs
   const summary = emptySummary();
   summary.rows = rows.length;
   summary.unknownColumns = plan.unknownColumns;
-  const writes = new Map<number, repo.MetadataWrite & { path: string }>();
+  // Per node: what it holds now, and what the file's rows make of it.
+  const writes = new Map<number, repo.MetadataWrite & { path: string; before: Record<string, string> }>();
   const perColumn = new Map<string, number>();
   const readOnly = new Set<string>();
   const cell = (row: string[], index: number | undefined) =>
@@ -198,8 +199,9 @@ const planChanges = async (db: DbOrTx, account: { id: number; name: string }, cs
       const write = pending ?? {
         id: node.id,
         path: accountPath(account.name, node.path),
-        set: {},
-        remove: [],
+        before: node.metadata,
+        set: {} as Record<string, string>,
+        remove: [] as string[],
       };
       for (const { key, change } of editable) {
         write.remove = write.remove.filter((removed) => removed !== key);
@@ -211,17 +213,11 @@ const planChanges = async (db: DbOrTx, account: { id: number; name: string }, cs
     });
   }
 
-  // The summary compares each node's final values with what it holds now.
-  const originals = new Map<number, Record<string, string>>();
-  for (let start = 0; start < writes.size; start += PAGE_ROWS) {
-    const ids = [...writes.keys()].slice(start, start + PAGE_ROWS);
-    for (const node of await repo.findMediaNodesByIds(db, account.id, ids))
-      originals.set(node.id, node.metadata);
-  }
   const headerOf = new Map(plan.columns.map(({ header, column }) => [column.internalName, header]));
   const effective: repo.MetadataWrite[] = [];
   for (const write of writes.values()) {
-    const before = originals.get(write.id) ?? {};
+    const { before } = write;
+    // A later row may have put back what an earlier one changed.
     const changes = [
       ...Object.entries(write.set).map(([key, to]) => ({ key, from: before[key] ?? '', to })),
       ...write.remove.map((key) => ({ key, from: before[key] ?? '', to: '' })),
