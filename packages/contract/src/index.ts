@@ -35,6 +35,7 @@ export * from './http/app-settings.ts';
 export * from './http/envelope.ts';
 export * from './http/error-text.ts';
 export * from './http/input.ts';
+export * from './http/round-trip.ts';
 export * from './ingest/ingest.ts';
 export * from './ingest/ingest-settings.ts';
 export * from './ingest/proxy-plan.ts';

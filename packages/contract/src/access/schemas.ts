@@ -51,22 +51,25 @@ export const inviteSchema = z.object({
 });
 export type Invite = z.infer<typeof inviteSchema>;
 
-export const inviteCreateSchema = z.strictObject({
-  data: z
-    .array(
-      z.strictObject({
-        email: z
-          .string()
-          .trim()
-          .max(200)
-          .pipe(z.email({ error: 'Please enter a valid email address' })),
-        roleId: idSchema,
-        username: z.string().trim().max(100).optional(),
-      }),
-    )
-    .min(1)
-    .max(100),
-});
+const invitees = z
+  .array(
+    z.strictObject({
+      email: z
+        .string()
+        .trim()
+        .max(200)
+        .pipe(z.email({ error: 'Please enter a valid email address' })),
+      roleId: idSchema,
+      username: z.string().trim().max(100).optional(),
+    }),
+  )
+  .min(1)
+  .max(100);
+/** POST /api/accounts/{id}/invites: the list itself (spec1 §7), or the list as `data`. */
+export const inviteCreateSchema = z.union([
+  z.strictObject({ data: invitees }),
+  invitees.transform((data) => ({ data })),
+]);
 export const inviteUpdateSchema = z.strictObject({ roleId: idSchema });
 export const inviteParamsSchema = z.object({
   id: idTextSchema,

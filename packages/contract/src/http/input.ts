@@ -9,18 +9,21 @@ import { z } from 'zod';
 export const INT4_MAX = 2_147_483_647;
 export const INT4_MIN = -2_147_483_648;
 
-/** An id in a body: a serial column, so 1 to INT4_MAX. */
-export const idSchema = z.number().int().positive().max(INT4_MAX);
-/** An id in a path or a query (text, coerced), bounded like `idSchema`. */
-export const idTextSchema = z.union([
-  idSchema,
-  // Digits only: coercing would take `true` for 1 and '' for 0.
+const idNumber = z.number().int().positive().max(INT4_MAX);
+/**
+ * An id, in a body, a path or a query: a serial column, so 1 to INT4_MAX. DESIGN.md "HTTP conventions": a
+ * number or a numeric string (digits only: coercing would take `true` for 1 and '' for 0).
+ */
+export const idSchema = z.union([
+  idNumber,
   z
     .string()
     .regex(/^\s*\d{1,10}\s*$/, { error: 'Expected an id' })
     .transform(Number)
-    .pipe(idSchema),
+    .pipe(idNumber),
 ]);
+/** An id in a path or a query: the same as in a body. */
+export const idTextSchema = idSchema;
 /** Any other value of an `integer` column. */
 export const int4Schema = z.number().int().min(INT4_MIN).max(INT4_MAX);
 

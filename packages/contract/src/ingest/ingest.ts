@@ -268,13 +268,14 @@ export const ingestQueueItemUpdateSchema = z.strictObject({
   reelName: z.string().max(200).optional(),
   diskLabel: z.string().max(200).optional(),
   clipName: z.string().max(200).optional(),
-  /** Seconds, for start and reschedule. */
+  /** Seconds, for start and reschedule; null (as the item reads when it has none) is none. */
   duration: z
     .number()
     .min(0)
     .max(7 * 24 * 3600)
+    .nullable()
     .optional(),
-  startTime: z.iso.datetime({ offset: true }).optional(),
+  startTime: z.iso.datetime({ offset: true }).nullable().optional(),
 });
 
 export const ingestStatusChangesSchema = z

@@ -1,4 +1,5 @@
 import {
+  acceptingReadFields,
   arrivalsAssignmentSchema,
   arrivalsAssignmentsBodySchema,
   arrivalsFolderCreateSchema,
@@ -103,7 +104,7 @@ export const registerArrivalsRoutes = (fastify: FastifyInstance, ctx: AppContext
         description:
           'Save the full folder, or rename it with { id, name }; the body id must match the address',
         params: idParamSchema,
-        body: arrivalsFolderUpdateSchema,
+        body: acceptingReadFields(arrivalsFolderUpdateSchema, arrivalsFolderSchema),
         response: { 200: resultsOf(arrivalsFolderSchema) },
       },
     },

@@ -1,4 +1,5 @@
 import {
+  acceptingReadFields,
   collectionOf,
   EDGE_ACTIONS,
   EDGE_SERVER_TYPES,
@@ -141,7 +142,7 @@ export const registerEdgeServerRoutes = (fastify: FastifyInstance, ctx: AppConte
         description:
           "Save the whole edge server, or rename it with { id, name }; the body's id is the address's",
         params: idParamSchema,
-        body: edgeServerUpdateSchema,
+        body: acceptingReadFields(edgeServerUpdateSchema, edgeServerSchema),
         response: { 200: resultsOf(edgeServerSchema) },
       },
     },

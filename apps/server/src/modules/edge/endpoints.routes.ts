@@ -1,4 +1,5 @@
 import {
+  acceptingReadFields,
   accountEndpointsQuerySchema,
   collectionOf,
   ENDPOINT_ACTIONS,
@@ -191,7 +192,7 @@ export const registerEndpointRoutes = (fastify: FastifyInstance, ctx: AppContext
         description:
           'Save the endpoint, or rename it with { name }; pendingSettings becomes its online value',
         params: idParamSchema,
-        body: endpointUpdateSchema,
+        body: acceptingReadFields(endpointUpdateSchema, endpointSchema),
         response: { 200: resultsOf(endpointSchema) },
       },
     },

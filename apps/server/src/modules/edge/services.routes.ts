@@ -1,4 +1,5 @@
 import {
+  acceptingReadFields,
   collectionOf,
   edgeActionResultSchema,
   idParamSchema,
@@ -151,7 +152,7 @@ export const registerServiceRoutes = (fastify: FastifyInstance, ctx: AppContext)
         tags,
         description: 'Save the service, or rename it with { name }',
         params: idParamSchema,
-        body: serviceUpdateSchema,
+        body: acceptingReadFields(serviceUpdateSchema, serviceSchema),
         response: { 200: resultsOf(serviceSchema) },
       },
     },

@@ -1,6 +1,7 @@
 import {
   API_VERSION_HEADER,
   API_VERSIONS,
+  acceptingReadFields,
   collectionOf,
   ERROR_CODES,
   idParamSchema,
@@ -133,7 +134,7 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
         description:
           'Change an item: a status (spec2 §4), an action (start, stop, reschedule, status, abort) or its names (when editable)',
         params: idParamSchema,
-        body: ingestQueueItemUpdateSchema,
+        body: acceptingReadFields(ingestQueueItemUpdateSchema, ingestQueueItemSchema),
         response: { 200: resultsOf(ingestQueueItemSchema) },
       },
     },

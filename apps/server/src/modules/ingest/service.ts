@@ -89,8 +89,8 @@ type ItemUpdate = {
   reelName?: string;
   diskLabel?: string;
   clipName?: string;
-  duration?: number;
-  startTime?: string;
+  duration?: number | null;
+  startTime?: string | null;
 };
 
 /**
@@ -108,7 +108,9 @@ export const updateItem = async ({ ctx, actor, id, update }: Call<{ id: number; 
       .filter((key) => update[key] !== undefined)
       .map((key) => [key, update[key] as string]),
   );
-  const action = update.action ?? (update.status !== undefined ? 'status' : undefined);
+  // The status the item already has, sent back with the whole item, changes nothing.
+  const statusChanged = update.status !== undefined && update.status !== item.status;
+  const action = update.action ?? (statusChanged ? 'status' : undefined);
   // A schedule's names travel with its reschedule; the new schedule takes them instead of the stream.
   if (Object.keys(names).length && action !== 'reschedule' && !canEdit(facts))
     throw badRequest(INGEST_MESSAGES.editRefused);

@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import {
+  acceptingReadFields,
   CHANNELS,
   collectionOf,
   idParamSchema,
@@ -205,7 +206,7 @@ export const registerPublishingRoutes = async (
           description:
             'Save the whole button, rename it with {id, name}, or enable or disable it with {enabled}',
           params: idParamSchema,
-          body: publishButtonUpdateSchema,
+          body: acceptingReadFields(publishButtonUpdateSchema, publishButtonSchema),
           response: { 200: resultsOf(publishButtonSchema) },
         },
       },

@@ -1,4 +1,5 @@
 import {
+  acceptingReadFields,
   CHANNELS,
   collectionOf,
   idParamSchema,
@@ -79,7 +80,7 @@ export const registerUserRoutes = (fastify: FastifyInstance, ctx: AppContext, _s
         tags,
         description: 'Change a user; emailverified can only be raised',
         params: idParamSchema,
-        body: userUpdateSchema,
+        body: acceptingReadFields(userUpdateSchema, userSchema),
         response: { 200: resultsOf(userSchema) },
       },
     },
