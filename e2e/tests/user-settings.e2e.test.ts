@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { MSG_FIELD_REQUIRED_EMPTY } from '@media/contract';
 import { generate } from 'otplib';
 import { describe, expect, it } from 'vitest';
 import { E2E_ADMIN_PASSWORD, newPage, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
@@ -114,7 +115,12 @@ describe('user settings', () => {
     const { context, page } = await newPage(setup.browser);
     await signIn(page, setup.server.url, 'sports-desk.logger', 'Demo-Passw0rd-1');
     await page.getByRole('link', { name: 'Your settings' }).click();
+    // Touched and left empty, the current password says so before any submit (spec1 §5).
+    await page.getByLabel(/^Current password/).focus();
+    await page.getByLabel(/^New password/).focus();
+    await page.getByText(MSG_FIELD_REQUIRED_EMPTY).waitFor();
     await page.getByLabel(/^Current password/).fill('wrong-password');
+    expect(await page.getByText(MSG_FIELD_REQUIRED_EMPTY).count()).toBe(0);
     await page.getByLabel(/^New password/).fill('Changed-Passw0rd-9');
     await page.getByLabel(/^Confirm new password/).fill('Changed-Passw0rd-9');
     await page.getByRole('button', { name: 'Change password' }).click();

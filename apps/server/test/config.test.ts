@@ -1,5 +1,6 @@
 import {
   extraDataStoredKey,
+  MSG_EXTRA_DATA_KEY_CLASH,
   MSG_EXTRA_DATA_TOO_MANY,
   MSG_KEY_MAP_NAME_IN_USE,
   MSG_NO_UPLOAD_FORMAT_OPTION,
@@ -88,6 +89,13 @@ describe(`account configuration (${testDriver()})`, () => {
         code: 'noUploadFormatOption',
         message: MSG_NO_UPLOAD_FORMAT_OPTION,
       });
+      // Two keys that are the same once trimmed clash, rather than one replacing the other.
+      const clash = await w.accountManager.client.post<ErrorBody>(url, {
+        [extraDataStoredKey('twin')]: 'a',
+        [` ${extraDataStoredKey('twin')} `]: 'b',
+      });
+      expect(clash.status).toBe(409);
+      expect(clash.body.error).toMatchObject({ code: 'keyclash', message: MSG_EXTRA_DATA_KEY_CLASH });
       const empty = await w.accountManager.client.post<ErrorBody>(url, { [colour]: '   ' });
       expect(empty.status).toBe(400);
       expect(empty.body.error.message).toContain('This field is required');
@@ -258,7 +266,9 @@ describe(`account configuration (${testDriver()})`, () => {
       const file = await w.editor.client.request<string>({ method: 'GET', url: link });
       expect(file.status).toBe(200);
       expect(file.headers['content-type']).toContain('application/xml');
-      expect(file.headers['content-disposition']).toBe('attachment; filename="News.xml"');
+      expect(file.headers['content-disposition']).toBe(
+        'attachment; filename="News.xml"; filename*=UTF-8\'\'News.xml',
+      );
       expect(file.raw.body).toContain('<expansion abbreviation="pm">Prime &lt;Minister&gt;</expansion>');
       expect((await t.client().request({ method: 'GET', url: link })).status).toBe(401);
       expect((await w.outsider.client.request({ method: 'GET', url: link })).status).toBe(404);

@@ -4,11 +4,13 @@ import {
   type AccountSession,
   type AccountUser,
   type Invite,
+  USER_SEARCH_LIMIT,
   USER_SEARCH_LIMIT_WIDE,
   type User,
 } from '@media/contract';
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from './client.ts';
+import { emptyCollection, loadOrEmpty } from './fallback.ts';
 
 export type Collection<T> = { results: T[]; total: number; channel: string };
 export type PageOf = { offset: number; limit: number };
@@ -25,9 +27,14 @@ export const useAccountUsers = (accountId: number, page: PageOf) =>
   useQuery({
     queryKey: [...accountUsersKey(accountId), page],
     queryFn: () =>
-      apiFetch<Collection<AccountUser>>(`/api/accounts/${accountId}/userAccess?${pageQuery(page)}`, {
-        raw: true,
-      }),
+      loadOrEmpty(
+        () =>
+          apiFetch<Collection<AccountUser>>(`/api/accounts/${accountId}/userAccess?${pageQuery(page)}`, {
+            raw: true,
+          }),
+        emptyCollection<AccountUser>(),
+        'loading the users of the account',
+      ),
   });
 
 export const useInvites = (accountId: number, page: PageOf) =>
@@ -92,18 +99,24 @@ export const disconnectSession = (accountId: number, sessionId: string, disconne
   });
 
 /**
- * spec1 §6: administrators search every user (20 a page); others the users of a site (users of the
- * sites where they manage, when no site is given).
+ * spec1 §6, §7: administrators search every user (20 a page); others the users of a site (10 a page; users
+ * of the sites where they manage, when no site is given).
  */
-export const searchUsers = (text: string, options: { admin: boolean; siteId?: number; limit?: number }) => {
+export const userSearchQuery = (
+  text: string,
+  options: { admin: boolean; siteId?: number; limit?: number },
+) => {
   const query = new URLSearchParams({
     searchText: text,
-    limit: String(options.limit ?? USER_SEARCH_LIMIT_WIDE),
+    limit: String(options.limit ?? (options.admin ? USER_SEARCH_LIMIT_WIDE : USER_SEARCH_LIMIT)),
   });
   if (options.admin) query.set('type', 'all');
   else {
     query.set('type', 'site');
     if (options.siteId !== undefined) query.set('siteId', String(options.siteId));
   }
-  return apiFetch<User[]>(`/api/users?${query}`);
+  return query.toString();
 };
+
+export const searchUsers = (text: string, options: { admin: boolean; siteId?: number; limit?: number }) =>
+  apiFetch<User[]>(`/api/users?${userSearchQuery(text, options)}`);

@@ -9,6 +9,7 @@ import {
 } from '@media/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from './client.ts';
+import { emptyCollection, loadOrEmpty } from './fallback.ts';
 
 type Collection<T> = { results: T[]; total: number; channel: string };
 
@@ -34,7 +35,11 @@ export const useAccounts = (window: PageWindow, sort: AccountSort, filter: Accou
       });
       if (filter.searchText) query.set('searchText', filter.searchText);
       if (filter.siteId !== undefined) query.set('siteId', String(filter.siteId));
-      return apiFetch<Collection<AccountListItem>>(`/api/accounts?${query}`, { raw: true });
+      return loadOrEmpty(
+        () => apiFetch<Collection<AccountListItem>>(`/api/accounts?${query}`, { raw: true }),
+        emptyCollection<AccountListItem>(),
+        'loading accounts',
+      );
     },
     placeholderData: keepPreviousData,
   });

@@ -10,12 +10,14 @@ import { type ReactNode, useRef, useState } from 'react';
 
 type Props = {
   children: ReactNode;
+  /** A disabled area is only its children. */
+  disabled?: boolean;
   /** Elements that can be selected carry `data-select-id`. */
   onSelect: (ids: string[]) => void;
 };
 
 /** Rectangle selection (spec1 §2): starts after a 100 ms press and 5 px of movement; moves throttled to 100 ms. */
-export const DragSelectArea = ({ children, onSelect }: Props) => {
+export const DragSelectArea = ({ children, onSelect, disabled }: Props) => {
   const area = useRef<HTMLDivElement>(null);
   const press = useRef<{ start: Point; at: number; lastMove: number } | null>(null);
   const [rect, setRect] = useState<Rect | null>(null);
@@ -41,6 +43,7 @@ export const DragSelectArea = ({ children, onSelect }: Props) => {
       .map((element) => element.dataset.selectId as string);
   };
 
+  if (disabled) return children;
   return (
     <div
       ref={area}

@@ -9,6 +9,7 @@ import {
 } from '../columns/defaults.ts';
 import {
   checkNewExtraDataKey,
+  clashingExtraDataKeys,
   EXTRA_DATA_KEY_PREFIX,
   extraDataAddToggleText,
   extraDataKeyOf,
@@ -129,12 +130,15 @@ describe('extra data keys (spec1 §5)', () => {
     expect(checkNewExtraDataKey('upload_format', [], 'sites')).toBeUndefined();
   });
 
-  it('trims keys and values of an update and keeps null as a deletion', () => {
+  it('trims values of an update, keeps null as a deletion, and leaves the keys to the clash check', () => {
     expect(extraDataUpdateSchema.parse({ ' extra_a ': ' one ', extra_b: null })).toEqual({
-      extra_a: 'one',
+      ' extra_a ': 'one',
       extra_b: null,
     });
+    expect(clashingExtraDataKeys(['extra_a', ' extra_a ', 'extra_b'])).toEqual([' extra_a ']);
+    expect(clashingExtraDataKeys(['extra_a', 'extra_b'])).toEqual([]);
     expect(extraDataUpdateSchema.safeParse({ extra_a: '   ' }).success).toBe(false);
+    expect(extraDataUpdateSchema.safeParse({ '  ': 'x' }).success).toBe(false);
     expect(extraDataUpdateSchema.safeParse({}).success).toBe(false);
   });
 });

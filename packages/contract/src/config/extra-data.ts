@@ -51,18 +51,34 @@ export const checkNewExtraDataKey = (
   return undefined;
 };
 
+/** The keys of an update that are the same once trimmed; empty when none are. */
+export const clashingExtraDataKeys = (keys: readonly string[]) => {
+  const seen = new Set<string>();
+  return keys.filter((key) => {
+    const trimmed = key.trim();
+    if (seen.has(trimmed)) return true;
+    seen.add(trimmed);
+    return false;
+  });
+};
+
 /** The whole object: stored key to value. */
 export const extraDataSchema = z.record(z.string(), z.string());
 export type ExtraData = z.infer<typeof extraDataSchema>;
 
-/** POST: stored key to new value; null deletes the key. Keys and values are trimmed. */
+/**
+ * POST: stored key to new value; null deletes the key. Keys and values are trimmed (the service trims the
+ * keys, so that two keys equal once trimmed clash instead of one silently replacing the other).
+ */
 export const extraDataUpdateSchema = z
   .record(
     z
       .string()
-      .trim()
-      .min(1, { error: MSG_FIELD_REQUIRED })
-      .max(EXTRA_DATA_LIMITS.key + EXTRA_DATA_KEY_PREFIX.length),
+      .max(EXTRA_DATA_LIMITS.key + EXTRA_DATA_KEY_PREFIX.length + 100)
+      .refine((key) => key.trim().length > 0, { error: MSG_FIELD_REQUIRED })
+      .refine((key) => key.trim().length <= EXTRA_DATA_LIMITS.key + EXTRA_DATA_KEY_PREFIX.length, {
+        error: `At most ${EXTRA_DATA_LIMITS.key} characters`,
+      }),
     z
       .string()
       .trim()

@@ -27,5 +27,9 @@ describe('errorWhile (spec1 §8)', () => {
       'An error occurred while loading managers: Gone (not_found)',
     );
     expect(errorWhile(undefined)).toBe('An error occurred while fetching the data: unknown');
+    // The web client's errors already carry their code in the message.
+    expect(errorWhile({ message: 'Gone (not_found)', code: 'not_found' }, 'loading managers')).toBe(
+      'An error occurred while loading managers: Gone (not_found)',
+    );
   });
 });

@@ -5,7 +5,8 @@ type ErrorLike = { message?: unknown; code?: unknown };
 const fromParts = (error: ErrorLike) => {
   const message = typeof error.message === 'string' && error.message !== '' ? error.message : undefined;
   const code = typeof error.code === 'string' && error.code !== '' ? error.code : undefined;
-  if (message && code) return `${message} (${code})`;
+  // A client error already reads 'message (code)': its code is not added twice.
+  if (message && code && !message.endsWith(`(${code})`)) return `${message} (${code})`;
   return message;
 };
 

@@ -1,5 +1,6 @@
 import {
   CHANNELS,
+  clashingExtraDataKeys,
   EXTRA_DATA_LIMITS,
   type ExtraDataScope,
   type ExtraDataUpdate,
@@ -8,6 +9,7 @@ import {
   isUploadFormatOptionKey,
   type KeyboardExpansionExport,
   keyboardExpansionXml,
+  MSG_EXTRA_DATA_KEY_CLASH,
   MSG_EXTRA_DATA_TOO_MANY,
   MSG_KEY_MAP_NAME_IN_USE,
   MSG_NO_UPLOAD_FORMAT_OPTION,
@@ -53,7 +55,13 @@ export const updateExtraData = async ({
 }: Call<{ scope: ExtraDataScope; id: number; update: ExtraDataUpdate }>) => {
   await requireExtraDataRight(ctx, actor, scope, id);
   const owner = { scope: OWNER_SCOPE[scope], scopeId: id };
-  const entries = Object.entries(update);
+  const [clash] = clashingExtraDataKeys(Object.keys(update));
+  if (clash !== undefined)
+    throw new AppError('keyclash', MSG_EXTRA_DATA_KEY_CLASH, {
+      status: 409,
+      fields: { [clash]: MSG_EXTRA_DATA_KEY_CLASH },
+    });
+  const entries = Object.entries(update).map(([key, value]) => [key.trim(), value] as const);
   if (scope === 'accounts') {
     const refused = entries.find(([key]) => isUploadFormatOptionKey(extraDataKeyOf(key) ?? key));
     if (refused)

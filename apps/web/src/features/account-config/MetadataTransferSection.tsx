@@ -72,7 +72,7 @@ const ImportSummary = ({ summary }: { summary: MetadataImportSummary }) => (
         </List>
       </Alert>
     )}
-    <ScrollArea.Autosize mah="50vh">
+    <ScrollArea.Autosize mah="60vh">
       <Table striped stickyHeader aria-label="Metadata changes">
         <Table.Thead>
           <Table.Tr>

@@ -240,6 +240,7 @@ const QueueItems = ({ scope, mode, thumbSize, initialStatuses = [], initialKinds
           }}
           selectedIds={selected}
           onSelectionChange={setSelected}
+          dragSelect
           window={window}
           onWindowChange={(next) => {
             setWindow(next);

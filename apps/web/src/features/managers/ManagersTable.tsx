@@ -7,6 +7,7 @@ import {
   MSG_ALREADY_MANAGER,
   MSG_MANAGERS_UPDATED,
   MSG_NO_MANAGERS,
+  MSG_USER_SEARCH_FAILED,
   MSG_USERNAME_INVALID,
   MSG_USERNAME_REQUIRED,
   matchesUserName,
@@ -248,6 +249,11 @@ export const ManagersTable = (props: {
                 }}
                 error={addError ?? typedProblem}
               />
+              {searching && candidates.isError && (
+                <Text c="red" size="sm" role="alert">
+                  {MSG_USER_SEARCH_FAILED}
+                </Text>
+              )}
               {suggestions.length > 0 && (
                 <Stack gap={0} role="listbox" aria-label="Suggested managers">
                   {suggestions.map((user) => (

@@ -114,6 +114,7 @@ export const ChildrenTable = (props: ChildrenTableProps) => {
         emptyText={props.emptyText}
         selectedIds={props.selectedPaths}
         onSelectionChange={props.onSelectionChange}
+        dragSelect
         rowHeight={THUMB_HEIGHT + 12}
         height={520}
       />

@@ -16,6 +16,8 @@ export const ChangePasswordForm = (props: {
   const setPassword = useSetPassword(props.userId);
   const password = useNewPassword(props.username ?? '');
   const [currentPassword, setCurrentPassword] = useState('');
+  // spec1 §5: the empty current password is called out once the field was touched (left or typed in).
+  const [currentTouched, setCurrentTouched] = useState(false);
   const [done, setDone] = useState<string>();
   const { newPassword } = password;
   const valid = password.valid && (props.mode !== 'currentPassword' || currentPassword !== '');
@@ -34,6 +36,7 @@ export const ChangePasswordForm = (props: {
     if (!result) return;
     setDone(result.message);
     setCurrentPassword('');
+    setCurrentTouched(false);
     password.clear();
   };
 
@@ -67,8 +70,16 @@ export const ChangePasswordForm = (props: {
             autoComplete="current-password"
             required
             value={currentPassword}
-            error={setPassword.isError && currentPassword === '' ? MSG_FIELD_REQUIRED_EMPTY : undefined}
-            onChange={(e) => setCurrentPassword(e.currentTarget.value)}
+            error={
+              (currentTouched || setPassword.isError) && currentPassword === ''
+                ? MSG_FIELD_REQUIRED_EMPTY
+                : undefined
+            }
+            onBlur={() => setCurrentTouched(true)}
+            onChange={(e) => {
+              setCurrentTouched(true);
+              setCurrentPassword(e.currentTarget.value);
+            }}
           />
         )}
         <NewPasswordFields state={password} />

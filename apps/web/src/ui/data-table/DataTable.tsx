@@ -16,6 +16,7 @@ import {
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, useMemo, useRef, useState } from 'react';
+import { DragSelectArea } from '../DragSelectArea.tsx';
 import { Paginator } from '../Paginator.tsx';
 import { OptionalColumnsMenu } from './OptionalColumnsMenu.tsx';
 
@@ -54,6 +55,8 @@ export type DataTableProps<T extends RowData> = {
   onSortChange?: (sort: DataTableSort) => void;
   selectedIds?: string[];
   onSelectionChange?: (ids: string[]) => void;
+  /** Rows can also be selected by drawing a rectangle over them (spec1 §2 Drag-select area). */
+  dragSelect?: boolean;
   window?: PageWindow;
   onWindowChange?: (window: PageWindow) => void;
   resizable?: boolean;
@@ -180,119 +183,129 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
           style={{ maxHeight: props.height ?? 600, overflow: 'auto' }}
           data-testid="data-table-scroll"
         >
-          <Table
-            striped
-            highlightOnHover
-            stickyHeader
-            layout="fixed"
-            style={{ width: '100%', minWidth: table.getTotalSize() + (selectable ? 44 : 0) }}
+          <DragSelectArea
+            disabled={!(selectable && props.dragSelect)}
+            onSelect={(ids) => onSelectionChange?.(ids)}
           >
-            <Table.Thead>
-              {table.getHeaderGroups().map((group) => (
-                <Table.Tr key={group.id}>
-                  {selectable && (
-                    <Table.Th w={44} key={SELECT_COLUMN}>
-                      <Checkbox
-                        aria-label="Select all"
-                        checked={allSelected}
-                        indeterminate={someSelected}
-                        disabled={rows.length === 0}
-                        onChange={(e) => table.toggleAllRowsSelected(e.currentTarget.checked)}
-                      />
-                    </Table.Th>
-                  )}
-                  {group.headers.map((header) => {
-                    const sorted = header.column.getIsSorted();
-                    return (
-                      <Table.Th
-                        key={header.id}
-                        style={{ width: header.getSize(), position: 'relative' }}
-                        aria-sort={
-                          sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined
-                        }
-                      >
-                        {header.column.getCanSort() ? (
-                          <UnstyledButton onClick={header.column.getToggleSortingHandler()} fw={600} fz="sm">
-                            <table.FlexRender header={header} />{' '}
-                            {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : ''}
-                          </UnstyledButton>
-                        ) : (
-                          <table.FlexRender header={header} />
-                        )}
-                        {props.resizable && (
-                          // biome-ignore lint/a11y/noStaticElementInteractions: a mouse-only resize handle; widths also fit by default
-                          <div
-                            onMouseDown={header.getResizeHandler()}
-                            onTouchStart={header.getResizeHandler()}
-                            style={{
-                              position: 'absolute',
-                              right: 0,
-                              top: 0,
-                              bottom: 0,
-                              width: 5,
-                              cursor: 'col-resize',
-                              userSelect: 'none',
-                            }}
-                          />
-                        )}
-                      </Table.Th>
-                    );
-                  })}
-                </Table.Tr>
-              ))}
-            </Table.Thead>
-            <Table.Tbody>
-              {tableRows.length === 0 && !props.loading && !props.error && (
-                <Table.Tr>
-                  <Table.Td colSpan={colSpan}>
-                    <Text c="dimmed" ta="center" py="md" data-testid="data-table-empty">
-                      {props.emptyText ?? `No ${props.entities}`}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              )}
-              {paddingTop > 0 && (
-                <Table.Tr aria-hidden>
-                  <Table.Td colSpan={colSpan} style={{ height: paddingTop, padding: 0 }} />
-                </Table.Tr>
-              )}
-              {virtualRows.map((virtualRow) => {
-                const row = tableRows[virtualRow.index];
-                if (!row) return null;
-                return (
-                  <Table.Tr
-                    key={row.id}
-                    data-row-id={row.id}
-                    h={props.rowHeight ?? ROW_HEIGHT}
-                    bg={row.getIsSelected() ? 'var(--mantine-primary-color-light)' : undefined}
-                  >
+            <Table
+              striped
+              highlightOnHover
+              stickyHeader
+              layout="fixed"
+              style={{ width: '100%', minWidth: table.getTotalSize() + (selectable ? 44 : 0) }}
+            >
+              <Table.Thead>
+                {table.getHeaderGroups().map((group) => (
+                  <Table.Tr key={group.id}>
                     {selectable && (
-                      <Table.Td>
+                      <Table.Th w={44} key={SELECT_COLUMN}>
                         <Checkbox
-                          aria-label={`Select row ${row.id}`}
-                          checked={row.getIsSelected()}
-                          onChange={row.getToggleSelectedHandler()}
+                          aria-label="Select all"
+                          checked={allSelected}
+                          indeterminate={someSelected}
+                          disabled={rows.length === 0}
+                          onChange={(e) => table.toggleAllRowsSelected(e.currentTarget.checked)}
                         />
-                      </Table.Td>
+                      </Table.Th>
                     )}
-                    {row.getVisibleCells().map((cell) => (
-                      <Table.Td
-                        key={cell.id}
-                        style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
-                      >
-                        <table.FlexRender cell={cell} />
-                      </Table.Td>
-                    ))}
+                    {group.headers.map((header) => {
+                      const sorted = header.column.getIsSorted();
+                      return (
+                        <Table.Th
+                          key={header.id}
+                          style={{ width: header.getSize(), position: 'relative' }}
+                          aria-sort={
+                            sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined
+                          }
+                        >
+                          {header.column.getCanSort() ? (
+                            <UnstyledButton
+                              onClick={header.column.getToggleSortingHandler()}
+                              fw={600}
+                              fz="sm"
+                            >
+                              <table.FlexRender header={header} />{' '}
+                              {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : ''}
+                            </UnstyledButton>
+                          ) : (
+                            <table.FlexRender header={header} />
+                          )}
+                          {props.resizable && (
+                            // biome-ignore lint/a11y/noStaticElementInteractions: a mouse-only resize handle; widths also fit by default
+                            <div
+                              onMouseDown={header.getResizeHandler()}
+                              onTouchStart={header.getResizeHandler()}
+                              style={{
+                                position: 'absolute',
+                                right: 0,
+                                top: 0,
+                                bottom: 0,
+                                width: 5,
+                                cursor: 'col-resize',
+                                userSelect: 'none',
+                              }}
+                            />
+                          )}
+                        </Table.Th>
+                      );
+                    })}
                   </Table.Tr>
-                );
-              })}
-              {paddingBottom > 0 && (
-                <Table.Tr aria-hidden>
-                  <Table.Td colSpan={colSpan} style={{ height: paddingBottom, padding: 0 }} />
-                </Table.Tr>
-              )}
-            </Table.Tbody>
-          </Table>
+                ))}
+              </Table.Thead>
+              <Table.Tbody>
+                {tableRows.length === 0 && !props.loading && !props.error && (
+                  <Table.Tr>
+                    <Table.Td colSpan={colSpan}>
+                      <Text c="dimmed" ta="center" py="md" data-testid="data-table-empty">
+                        {props.emptyText ?? `No ${props.entities}`}
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                )}
+                {paddingTop > 0 && (
+                  <Table.Tr aria-hidden>
+                    <Table.Td colSpan={colSpan} style={{ height: paddingTop, padding: 0 }} />
+                  </Table.Tr>
+                )}
+                {virtualRows.map((virtualRow) => {
+                  const row = tableRows[virtualRow.index];
+                  if (!row) return null;
+                  return (
+                    <Table.Tr
+                      key={row.id}
+                      data-row-id={row.id}
+                      data-select-id={selectable && props.dragSelect ? row.id : undefined}
+                      h={props.rowHeight ?? ROW_HEIGHT}
+                      bg={row.getIsSelected() ? 'var(--mantine-primary-color-light)' : undefined}
+                    >
+                      {selectable && (
+                        <Table.Td>
+                          <Checkbox
+                            aria-label={`Select row ${row.id}`}
+                            checked={row.getIsSelected()}
+                            onChange={row.getToggleSelectedHandler()}
+                          />
+                        </Table.Td>
+                      )}
+                      {row.getVisibleCells().map((cell) => (
+                        <Table.Td
+                          key={cell.id}
+                          style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+                        >
+                          <table.FlexRender cell={cell} />
+                        </Table.Td>
+                      ))}
+                    </Table.Tr>
+                  );
+                })}
+                {paddingBottom > 0 && (
+                  <Table.Tr aria-hidden>
+                    <Table.Td colSpan={colSpan} style={{ height: paddingBottom, padding: 0 }} />
+                  </Table.Tr>
+                )}
+              </Table.Tbody>
+            </Table>
+          </DragSelectArea>
         </Box>
       </Box>
       {props.window && props.onWindowChange && (
