@@ -1,4 +1,10 @@
-import { ARRIVALS_MESSAGES, EDGE_MESSAGES, type EdgeServer, type Endpoint } from '@media/contract';
+import {
+  ARRIVALS_MESSAGES,
+  EDGE_MESSAGES,
+  type EdgeServer,
+  type Endpoint,
+  MSG_INPUT_REQUIRED,
+} from '@media/contract';
 import { describe, expect, it } from 'vitest';
 import { apiGet, closeNotifications, csrf } from '../api.ts';
 import {
@@ -169,6 +175,29 @@ describe('edge servers, services and endpoints pages', () => {
     expect(stored.accountId).not.toBeNull();
     await closeNotifications(page);
     await screenshots(page, 'edge-endpoints');
+
+    // '** Create New Folder **' asks for a name (required) and chooses the folder it makes (spec2 §3, §5).
+    await choose(
+      page,
+      endpoint.getByLabel('Arrivals folder', { exact: true }),
+      ARRIVALS_MESSAGES.createNewFolder,
+    );
+    const naming = page.getByRole('dialog', { name: 'New arrivals folder' });
+    await naming.getByLabel('Name').fill('');
+    await naming.getByRole('button', { name: 'Create' }).click();
+    await naming.getByText(MSG_INPUT_REQUIRED).waitFor();
+    await naming.getByLabel('Name').fill('Camera card rushes');
+    await naming.getByRole('button', { name: 'Create' }).click();
+    await expect
+      .poll(() => endpoint.getByLabel('Arrivals folder', { exact: true }).inputValue())
+      .toBe('Camera card rushes');
+    await endpoint.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect
+      .poll(
+        async () => (await apiGet<Endpoint>(context, `${base}/api/endpoints/${endpointId}`)).arrivalsFolderId,
+      )
+      .not.toBeNull();
+    await closeNotifications(page);
 
     // The address's #/{endpointId} selects that card on a reload.
     // Disable and enable again: the status badge follows.

@@ -39,7 +39,11 @@ describe('re-login dialog', () => {
     await a.page.waitForTimeout(300);
     await screenshot(a.page, 'relogin-dialog-dark');
     await a.page.emulateMedia({ colorScheme: 'light' });
+    // Submitted empty, the password says it is required (spec2 §5).
+    await dialog.getByRole('button', { name: 'Login' }).click();
+    await dialog.getByText('This field is required').waitFor();
     await dialog.getByLabel(/^Password/).fill('wrong-password');
+    expect(await dialog.getByText('This field is required').count()).toBe(0);
     await dialog.getByRole('button', { name: 'Login' }).click();
     await dialog.getByRole('alert').waitFor();
     await dialog.getByLabel(/^Password/).fill(NEW_PASSWORD);

@@ -290,6 +290,20 @@ export const useAccountArrivalsFolders = (accountId: number | null) =>
     retry: false,
   });
 
+/** '** Create New Folder **' (spec2 §3): a folder made on the spot, with the defaults of a new one. */
+export const useCreateAccountArrivalsFolder = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ accountId, name }: { accountId: number; name: string }) =>
+      apiFetch<ArrivalsFolder>(`/api/accounts/${accountId}/arrivalsFolders`, {
+        method: 'POST',
+        body: { name },
+      }),
+    onSuccess: (_saved, { accountId }) =>
+      queryClient.invalidateQueries({ queryKey: ['arrivalsFolders', accountId] }),
+  });
+};
+
 export const useAccountWorkflows = (accountId: number | null) =>
   useQuery({
     queryKey: ['workflows', accountId],

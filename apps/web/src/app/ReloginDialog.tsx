@@ -1,6 +1,6 @@
 import { Alert, Button, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useInterval } from '@mantine/hooks';
-import type { LoginResult, Me } from '@media/contract';
+import { type LoginResult, type Me, MSG_FIELD_REQUIRED } from '@media/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState, useSyncExternalStore } from 'react';
 import { ME_QUERY_KEY } from '../api/auth.ts';
@@ -23,12 +23,15 @@ export const ReloginDialog = () => {
   const [mode, setMode] = useState<'password' | 'mfa'>('password');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  // spec2 §5: each field says 'This field is required' once touched or submitted empty.
+  const [touched, setTouched] = useState({ password: false, mfaCode: false });
 
   const close = () => {
     setPassword('');
     setMfaCode('');
     setMode('password');
     setError(undefined);
+    setTouched({ password: false, mfaCode: false });
     relogin.succeeded();
   };
 
@@ -53,6 +56,8 @@ export const ReloginDialog = () => {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    setTouched({ password: true, mfaCode: mode === 'mfa' });
+    if (!password || (mode === 'mfa' && !mfaCode)) return;
     setBusy(true);
     setError(undefined);
     try {
@@ -108,6 +113,9 @@ export const ReloginDialog = () => {
             data-autofocus
             value={password}
             disabled={mode === 'mfa'}
+            required
+            error={touched.password && !password ? MSG_FIELD_REQUIRED : undefined}
+            onBlur={() => setTouched((was) => ({ ...was, password: true }))}
             onChange={(e) => setPassword(e.currentTarget.value)}
           />
           {mode === 'mfa' && (
@@ -116,10 +124,13 @@ export const ReloginDialog = () => {
               autoComplete="one-time-code"
               inputMode="numeric"
               value={mfaCode}
+              required
+              error={touched.mfaCode && !mfaCode ? MSG_FIELD_REQUIRED : undefined}
+              onBlur={() => setTouched((was) => ({ ...was, mfaCode: true }))}
               onChange={(e) => setMfaCode(e.currentTarget.value)}
             />
           )}
-          <Button type="submit" loading={busy} disabled={!password || (mode === 'mfa' && !mfaCode)}>
+          <Button type="submit" loading={busy}>
             {mode === 'mfa' ? 'Verify' : 'Login'}
           </Button>
         </Stack>

@@ -1,5 +1,6 @@
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { modals } from '@mantine/modals';
+import { MSG_INPUT_REQUIRED } from '@media/contract';
 import { type FormEvent, type ReactNode, useState } from 'react';
 
 export type ConfirmOptions = {
@@ -70,8 +71,10 @@ const TextInputDialogBody = (
   props: TextInputDialogOptions & { onDone: (value: string | undefined) => void },
 ) => {
   const [value, setValue] = useState(props.initialValue ?? '');
+  const [touched, setTouched] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    setTouched(true);
     if (value.trim()) props.onDone(value);
   };
   return (
@@ -83,7 +86,12 @@ const TextInputDialogBody = (
           required
           data-autofocus
           value={value}
-          onChange={(e) => setValue(e.currentTarget.value)}
+          error={touched && !value.trim() ? MSG_INPUT_REQUIRED : undefined}
+          onBlur={() => setTouched(true)}
+          onChange={(e) => {
+            setTouched(true);
+            setValue(e.currentTarget.value);
+          }}
         />
         <Group justify="flex-end">
           {props.cancelLabel !== null && (
@@ -91,16 +99,14 @@ const TextInputDialogBody = (
               {props.cancelLabel ?? 'Cancel'}
             </Button>
           )}
-          <Button type="submit" disabled={!value.trim()}>
-            {props.confirmLabel ?? 'OK'}
-          </Button>
+          <Button type="submit">{props.confirmLabel ?? 'OK'}</Button>
         </Group>
       </Stack>
     </form>
   );
 };
 
-/** The text-input dialog of spec2 §2 (title 'Input required' by default); resolves the text, or undefined. */
+/** The text-input dialog of spec2 §2: required ('Input required'); resolves the text, or undefined. */
 export const textInputDialog = (options: TextInputDialogOptions): Promise<string | undefined> =>
   new Promise((resolve) => {
     let answered = false;
@@ -111,7 +117,7 @@ export const textInputDialog = (options: TextInputDialogOptions): Promise<string
       modals.close(id);
     };
     const id = modals.open({
-      title: options.title ?? 'Input required',
+      title: options.title ?? 'Enter a value',
       centered: true,
       onClose: () => done(undefined),
       children: <TextInputDialogBody {...options} onDone={done} />,

@@ -8,6 +8,8 @@ export const MSG_CONCURRENT_LIMIT_REACHED =
   'The concurrent user limit of this account has been reached; please try again later';
 export const MSG_ACCOUNT_LOCKED = 'Access to this account is locked';
 export const MSG_FIELD_REQUIRED = 'This field is required';
+/** spec2 §5: the text-input dialog's message when left empty. */
+export const MSG_INPUT_REQUIRED = 'Input required';
 export const MSG_FIELD_EMPTY = 'This field cannot be empty';
 export const MSG_CHANGES_SAVED = 'Changes saved';
 export const MSG_DATA_SAVED_GENERIC = 'Account data has been saved successfully';

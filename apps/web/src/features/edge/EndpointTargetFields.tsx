@@ -1,14 +1,23 @@
 import { Select, SimpleGrid } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { ARRIVALS_MESSAGES, EDGE_MESSAGES, NO_WORKFLOW_ID } from '@media/contract';
+import {
+  ARRIVALS_MESSAGES,
+  CREATE_NEW_FOLDER_ID,
+  EDGE_MESSAGES,
+  errorWhile,
+  NO_WORKFLOW_ID,
+} from '@media/contract';
 import { useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import {
   useAccountArrivalsFolders,
   useAccountName,
   useAccountWorkflows,
+  useCreateAccountArrivalsFolder,
   useVisibleAccounts,
 } from '../../api/edge.ts';
+import { showAlert } from '../../ui/alerts.tsx';
+import { textInputDialog } from '../../ui/dialogs.tsx';
 
 const SEARCH_DEBOUNCE_MS = 300;
 const UNASSIGNED = 'unassigned';
@@ -62,12 +71,31 @@ export const EndpointTargetFields = (props: {
   const workflows = useAccountWorkflows(accountId);
   // spec2 §6: a 403 on the arrivals folders leaves one choice, which only an account manager can change.
   const forbidden = folders.error instanceof ApiError && folders.error.status === 403;
+  const createFolder = useCreateAccountArrivalsFolder();
   const folderChoices = forbidden
     ? [{ value: MANAGER_MUST_SET, label: ARRIVALS_MESSAGES.managerMustSet }]
     : [
         { value: UNASSIGNED, label: ARRIVALS_MESSAGES.unassigned },
         ...(folders.data ?? []).map((folder) => ({ value: String(folder.id), label: folder.name })),
+        ...(folders.data ? [{ value: CREATE_NEW_FOLDER_ID, label: ARRIVALS_MESSAGES.createNewFolder }] : []),
       ];
+  /** '** Create New Folder **': asks for the name, makes the folder and chooses it. */
+  const chooseNewFolder = async () => {
+    if (accountId === null) return;
+    const name = await textInputDialog({
+      title: 'New arrivals folder',
+      label: 'Name',
+      initialValue: ARRIVALS_MESSAGES.defaultName,
+      confirmLabel: 'Create',
+    });
+    if (name === undefined) return;
+    try {
+      const folder = await createFolder.mutateAsync({ accountId, name: name.trim() });
+      props.onChange({ ...props.value, arrivalsFolderId: folder.id });
+    } catch (failure) {
+      showAlert({ type: 'danger', text: errorWhile(failure, 'creating the arrivals folder') });
+    }
+  };
   const folderValue = forbidden
     ? MANAGER_MUST_SET
     : props.value.arrivalsFolderId === null
@@ -104,13 +132,14 @@ export const EndpointTargetFields = (props: {
         error={
           folders.isError && !forbidden ? ARRIVALS_MESSAGES.fetchFailed(folders.error.message) : undefined
         }
-        onChange={(next) =>
+        onChange={(next) => {
+          if (next === CREATE_NEW_FOLDER_ID) return void chooseNewFolder();
           props.onChange({
             ...props.value,
             arrivalsFolderId:
               next === null || next === UNASSIGNED || next === MANAGER_MUST_SET ? null : Number(next),
-          })
-        }
+          });
+        }}
       />
       <Select
         label="Workflow"
