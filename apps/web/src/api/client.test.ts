@@ -52,6 +52,15 @@ describe('API client', () => {
     expect(header(calls[1], 'X-Raw-Response')).toBe('1');
   });
 
+  it('takes an answer without results for an error (spec2 §5)', async () => {
+    const { client } = setup([json(200, { ok: true }), new Response('', { status: 200 })]);
+    await expect(client.request('/api/x')).rejects.toMatchObject({
+      message: 'Unexpected response from cloud',
+      code: 'noresults',
+    });
+    await expect(client.request('/api/y')).rejects.toBeInstanceOf(ApiError);
+  });
+
   it('sends the anti-forgery header on writes only', async () => {
     const { client, calls } = setup([json(200, { results: 1 }), json(200, { results: 2 })]);
     await client.request('/api/x');

@@ -3,6 +3,7 @@ import {
   type ApiVersions,
   type ErrorBody,
   errorText,
+  MSG_UNEXPECTED_RESPONSE,
   RAW_RESPONSE_HEADER,
 } from '@media/contract';
 import { createReloginCoordinator, type ReloginCoordinator } from './relogin.ts';
@@ -106,7 +107,13 @@ export const createApiClient = (deps: Dependencies) => {
     for (;;) {
       const response = await send(url, options);
       const body = parseBody(await response.text());
-      if (response.ok) return (options.raw ? body : (body as { results: T } | undefined)?.results) as T;
+      if (response.ok) {
+        if (options.raw) return body as T;
+        // spec2 §5: an answer without its results is an error, not an empty success.
+        if (!body || typeof body !== 'object' || !('results' in body))
+          throw new ApiError(MSG_UNEXPECTED_RESPONSE, response.status, 'noresults');
+        return (body as { results: T }).results;
+      }
       if (response.status === 429 && rateLimitRetries < MAX_RATE_LIMIT_RETRIES) {
         rateLimitRetries += 1;
         const seconds = Number(response.headers.get('retry-after'));
