@@ -75,6 +75,30 @@ describe('web upload and metadata upload pages', () => {
       format: 'PAL_wide',
       location: defaultUploadLocation(new Date()),
     });
+
+    // Adding files while a file is sent cancels that file and returns to choosing, with both (spec1 §4).
+    const holds: (() => void)[] = [];
+    await page.route('**/uploads?*', (route) =>
+      route.request().method() === 'POST'
+        ? new Promise<void>((resolve) => holds.push(resolve)).then(() =>
+            route.continue().catch(() => undefined),
+          )
+        : route.continue(),
+    );
+    // Another file than the last (choosing the same one again is no change of the input).
+    const cutaway = path.join(setup.server.dataDir, 'cutaway.mp4');
+    fs.copyFileSync(bRoll, cutaway);
+    await page.locator('input[type=file]').setInputFiles(cutaway);
+    await expect.poll(() => chosen.locator('tr[data-status="choosing"]').count()).toBe(1);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await chosen.locator('tr[data-status="uploading"]').waitFor();
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'second.mov', mimeType: 'video/quicktime', buffer: Buffer.from('second') });
+    await expect.poll(() => chosen.locator('tr[data-status="choosing"]').count()).toBe(2);
+    expect(await page.getByRole('button', { name: 'Upload', exact: true }).isEnabled()).toBe(true);
+    for (const release of holds) release();
+    await page.unroute('**/uploads?*');
     await context.close();
   });
 

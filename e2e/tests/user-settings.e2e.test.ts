@@ -121,6 +121,12 @@ describe('user settings', () => {
     await page.getByText(MSG_FIELD_REQUIRED_EMPTY).waitFor();
     await page.getByLabel(/^Current password/).fill('wrong-password');
     expect(await page.getByText(MSG_FIELD_REQUIRED_EMPTY).count()).toBe(0);
+    // The rules show in their tooltip while the new password has focus.
+    await page.getByLabel(/^New password/).focus();
+    await page.getByRole('tooltip', { name: 'Password rules' }).waitFor();
+    await screenshot(page, 'password-rules-tooltip');
+    await page.getByLabel(/^Current password/).focus();
+    await page.getByRole('tooltip', { name: 'Password rules' }).waitFor({ state: 'hidden' });
     await page.getByLabel(/^New password/).fill('Changed-Passw0rd-9');
     await page.getByLabel(/^Confirm new password/).fill('Changed-Passw0rd-9');
     await page.getByRole('button', { name: 'Change password' }).click();

@@ -46,9 +46,15 @@ const readCookie = (name: string) => {
   return part ? decodeURIComponent(part.slice(name.length + 1)) : undefined;
 };
 
-const sendOnce = (url: string, file: File, onProgress: (fraction: number) => void) =>
+/** The upload was cancelled by the person (spec1 §4: files added while it ran). */
+export class UploadCancelled extends Error {}
+
+const sendOnce = (url: string, file: File, onProgress: (fraction: number) => void, signal?: AbortSignal) =>
   new Promise<{ status: number; text: string }>((resolve, reject) => {
+    if (signal?.aborted) return reject(new UploadCancelled('Upload cancelled'));
     const xhr = new XMLHttpRequest();
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.onabort = () => reject(new UploadCancelled('Upload cancelled'));
     xhr.open('POST', url);
     const { csrfCookieName, csrfHeaderName } = appSettings();
     const token = readCookie(csrfCookieName);
@@ -99,9 +105,10 @@ export const uploadFile = async (
   url: string,
   file: File,
   onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
 ): Promise<UploadOutcome> => {
   for (;;) {
-    const { status, text } = await sendOnce(url, file, onProgress);
+    const { status, text } = await sendOnce(url, file, onProgress, signal);
     const outcome = readUploadAnswer(status, text);
     if (outcome) return outcome;
     await relogin.request();

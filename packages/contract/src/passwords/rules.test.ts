@@ -8,6 +8,7 @@ import {
   type PasswordRuleName,
   type PasswordRules,
   passwordStrength,
+  passwordTooltipOffset,
 } from './rules.ts';
 
 /** Rules with only `name` enabled, at `value`. */
@@ -310,5 +311,12 @@ describe('password strength (spec1 §5)', () => {
         expect(bar).toBe(share < 0.2 ? 20 : Math.round(share * 100));
       }),
     );
+  });
+});
+
+describe('password rules tooltip (spec1 §9)', () => {
+  it('sits at (-50, -50) under 1200 px wide, else at (290, 145)', () => {
+    expect(passwordTooltipOffset(1199)).toEqual({ x: -50, y: -50 });
+    expect(passwordTooltipOffset(1200)).toEqual({ x: 290, y: 145 });
   });
 });

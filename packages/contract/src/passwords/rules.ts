@@ -89,3 +89,8 @@ export const passwordStrength = (
   const level = share < 0.5 ? 'unsafe' : share < 1 ? 'moderate' : 'safe';
   return { share, level, bar: Math.max(20, Math.round(share * 100)) };
 };
+
+/** spec1 §9: the password rules tooltip sits at (-50, -50) from the field under 1200 px wide, else (290, 145). */
+export const PASSWORD_TOOLTIP_NARROW_WIDTH = 1200;
+export const passwordTooltipOffset = (viewportWidth: number) =>
+  viewportWidth < PASSWORD_TOOLTIP_NARROW_WIDTH ? { x: -50, y: -50 } : { x: 290, y: 145 };

@@ -109,16 +109,13 @@ const WebUpload = ({ account }: { account: Account }) => {
               error={location.trim() ? undefined : 'This field is required'}
             />
           </SimpleGrid>
-          <Dropzone
-            onDrop={choose}
-            multiple={canChooseSeveralFiles()}
-            disabled={queue.state === 'uploading'}
-            aria-label="Choose files"
-          >
+          <Dropzone onDrop={choose} multiple={canChooseSeveralFiles()} aria-label="Choose files">
             <Stack align="center" gap={4} py="lg">
               <Title order={4}>Drop media files or documents here, or click to choose</Title>
               <Text size="sm" c="dimmed">
-                Video, audio, stills and documents; one file is sent at a time.
+                {queue.state === 'uploading'
+                  ? 'Adding files now stops the file being sent; it waits with the new ones.'
+                  : 'Video, audio, stills and documents; one file is sent at a time.'}
               </Text>
             </Stack>
           </Dropzone>

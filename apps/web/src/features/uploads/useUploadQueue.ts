@@ -1,6 +1,6 @@
 import { backoffDelay, type Upload, type UploadFileStatus, type UploadState } from '@media/contract';
 import { useRef, useState } from 'react';
-import { UploadError, uploadFile } from '../../api/uploads.ts';
+import { UploadCancelled, UploadError, uploadFile } from '../../api/uploads.ts';
 
 export type QueuedFile = {
   key: number;
@@ -19,14 +19,16 @@ let nextKey = 1;
 const baseName = (fileName: string) => fileName.replace(/\.[^.]+$/, '') || fileName;
 
 /**
- * spec1 §4 Upload: choosing, uploading, complete; one file at a time. Adding files when not choosing
- * starts a new round: the finished files are cleared and the new ones are chosen.
+ * spec1 §4 Upload: choosing, uploading, complete; one file at a time. Adding files while uploading cancels
+ * the file being sent (it is chosen again, with the new ones) and returns to choosing; adding files once
+ * complete starts a new round: the finished files are cleared and the new ones are chosen.
  */
 export const useUploadQueue = (urlFor: (file: QueuedFile) => string) => {
   const [state, setState] = useState<UploadState>('choosing');
   const [files, setFiles] = useState<QueuedFile[]>([]);
   const filesRef = useRef(files);
   filesRef.current = files;
+  const running = useRef<AbortController | null>(null);
 
   const update = (key: number, patch: Partial<QueuedFile>) =>
     setFiles((current) => current.map((f) => (f.key === key ? { ...f, ...patch } : f)));
@@ -41,7 +43,12 @@ export const useUploadQueue = (urlFor: (file: QueuedFile) => string) => {
         progress: 0,
       }),
     );
-    if (state === 'uploading') return;
+    if (state === 'uploading') {
+      running.current?.abort();
+      setState('choosing');
+      setFiles((current) => [...current, ...fresh]);
+      return;
+    }
     if (state === 'complete') {
       setState('choosing');
       setFiles(fresh);
@@ -51,15 +58,21 @@ export const useUploadQueue = (urlFor: (file: QueuedFile) => string) => {
   const rename = (key: number, name: string) => update(key, { name });
 
   const start = async () => {
+    const controller = new AbortController();
+    running.current = controller;
     setState('uploading');
     for (const queued of filesRef.current) {
+      if (controller.signal.aborted) break;
       if (queued.status === 'complete') continue;
       update(queued.key, { status: 'preparing', progress: 0, error: undefined });
       for (let attempt = 1; ; attempt++) {
         try {
           update(queued.key, { status: 'uploading' });
-          const outcome = await uploadFile(urlFor(queued), queued.file, (progress) =>
-            update(queued.key, { progress }),
+          const outcome = await uploadFile(
+            urlFor(queued),
+            queued.file,
+            (progress) => update(queued.key, { progress }),
+            controller.signal,
           );
           if ('redirect' in outcome) {
             window.open(outcome.redirect, '_blank', 'popup');
@@ -67,6 +80,10 @@ export const useUploadQueue = (urlFor: (file: QueuedFile) => string) => {
           } else update(queued.key, { status: 'complete', progress: 1, upload: outcome.upload });
           break;
         } catch (error) {
+          if (error instanceof UploadCancelled) {
+            update(queued.key, { status: 'choosing', progress: 0 });
+            break;
+          }
           const permanent = !(error instanceof UploadError) || error.permanent;
           if (permanent || attempt >= MAX_TRIES) {
             update(queued.key, {
@@ -79,7 +96,9 @@ export const useUploadQueue = (urlFor: (file: QueuedFile) => string) => {
         }
       }
     }
-    setState('complete');
+    running.current = null;
+    // Cancelled: the queue is choosing again, with the files added meanwhile.
+    if (!controller.signal.aborted) setState('complete');
   };
 
   const clear = () => {

@@ -1,7 +1,12 @@
-import { Alert, List, PasswordInput, Progress, Stack, Text } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { checkPassword, MSG_PASSWORD_MISMATCH, passwordStrength } from '@media/contract';
-import { useState } from 'react';
+import { Alert, List, PasswordInput, Popover, Progress, Stack, Text } from '@mantine/core';
+import { useDebouncedValue, useViewportSize } from '@mantine/hooks';
+import {
+  checkPassword,
+  MSG_PASSWORD_MISMATCH,
+  passwordStrength,
+  passwordTooltipOffset,
+} from '@media/contract';
+import { type ReactNode, useState } from 'react';
 import { usePasswordRules } from '../../api/users.ts';
 
 const STRENGTH_COLOR = { unsafe: 'red', moderate: 'yellow', safe: 'teal' } as const;
@@ -34,18 +39,59 @@ export const useNewPassword = (username: string) => {
   };
 };
 
+/** The rules and whether the new password passes each, in the tooltip of spec1 §9 beside the field. */
+const RulesTooltip = ({
+  state,
+  children,
+}: {
+  state: ReturnType<typeof useNewPassword>;
+  children: ReactNode;
+}) => {
+  const [focused, setFocused] = useState(false);
+  const { width } = useViewportSize();
+  const offset = passwordTooltipOffset(width);
+  return (
+    <Popover
+      opened={focused && state.outcomes.length > 0}
+      position="bottom-start"
+      offset={{ mainAxis: offset.y, crossAxis: offset.x }}
+      withArrow={false}
+      // The dropdown names itself; Mantine's roles would label it by the whole field, label included.
+      withRoles={false}
+      shadow="md"
+    >
+      <Popover.Target>
+        <div onFocusCapture={() => setFocused(true)} onBlurCapture={() => setFocused(false)}>
+          {children}
+        </div>
+      </Popover.Target>
+      <Popover.Dropdown aria-label="Password rules" role="tooltip">
+        <List size="sm" spacing={2} listStyleType="none">
+          {state.outcomes.map((o) => (
+            <List.Item key={o.rule} c={o.passed ? 'teal' : 'dimmed'}>
+              {o.passed ? '✓' : '•'} {o.message}
+            </List.Item>
+          ))}
+        </List>
+      </Popover.Dropdown>
+    </Popover>
+  );
+};
+
 export const NewPasswordFields = ({ state }: { state: ReturnType<typeof useNewPassword> }) => (
   <>
     {state.rules.error && (
       <Alert color="red">Could not load the password rules: {state.rules.error.message}</Alert>
     )}
-    <PasswordInput
-      label="New password"
-      autoComplete="new-password"
-      required
-      value={state.newPassword}
-      onChange={(e) => state.setNewPassword(e.currentTarget.value)}
-    />
+    <RulesTooltip state={state}>
+      <PasswordInput
+        label="New password"
+        autoComplete="new-password"
+        required
+        value={state.newPassword}
+        onChange={(e) => state.setNewPassword(e.currentTarget.value)}
+      />
+    </RulesTooltip>
     {state.strength && state.newPassword !== '' && (
       <Stack gap={4}>
         <Progress
@@ -55,17 +101,11 @@ export const NewPasswordFields = ({ state }: { state: ReturnType<typeof useNewPa
         />
         <Text size="xs" c="dimmed">
           Strength: {state.strength.level}
+          {state.outcomes.some((o) => !o.passed)
+            ? ` — ${state.outcomes.filter((o) => !o.passed).length} rule(s) not met`
+            : ''}
         </Text>
       </Stack>
-    )}
-    {state.outcomes.length > 0 && (
-      <List size="sm" spacing={2} listStyleType="none">
-        {state.outcomes.map((o) => (
-          <List.Item key={o.rule} c={o.passed ? 'teal' : 'dimmed'}>
-            {o.passed ? '✓' : '•'} {o.message}
-          </List.Item>
-        ))}
-      </List>
     )}
     <PasswordInput
       label="Confirm new password"
