@@ -125,6 +125,25 @@ describe('publishing buttons manager', () => {
     await card.getByRole('button', { name: 'Save', exact: true }).click();
     await card.getByLabel('State clean').waitFor();
 
+    // A delete the server refuses: the alert says so and the card is usable again (spec3 §4).
+    await page.route('**/api/publishButtons/*/trash', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { message: 'Disk full', code: 'internal' } }),
+      }),
+    );
+    await card.getByRole('button', { name: 'Delete E2E web export' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete publishing button' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await seeAlert(page, PUBLISH_MESSAGES.buttonFailed('delete', 'Disk full (internal)'));
+    await expect
+      .poll(() => card.getByRole('button', { name: 'Delete E2E web export' }).isEnabled())
+      .toBe(true);
+    await page.unroute('**/api/publishButtons/*/trash');
+
     // Delete: the confirmation warns that the published items go to the Recycle Bin.
     await card.getByRole('button', { name: 'Delete E2E web export' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete publishing button' });

@@ -45,6 +45,8 @@ describe('value coercion (spec3 §5)', () => {
   it('defaults to empty for text kinds, 0 for numeric kinds, false for boolean', () => {
     expect(coerceValue(item('text'), undefined)).toBe('');
     expect(coerceValue(item('emailAddress'), null)).toBe('');
+    expect(coerceValue(item('fractionOrInteger'), undefined)).toBe(0);
+    expect(coerceValue(item('fractionOrInteger'), '30000/1001')).toBe('30000/1001');
     expect(coerceValue(item('integer'), undefined)).toBe(0);
     expect(coerceValue(item('number'), null)).toBe(0);
     expect(coerceValue(item('boolean'), undefined)).toBe(false);

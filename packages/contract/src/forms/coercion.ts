@@ -11,7 +11,8 @@ const isNumeric = (item: FormSchemaItem) => WHOLE_NUMBER_TYPES.has(item.type) ||
 
 /** spec3 §5 Value coercion defaults: empty for text kinds, 0 for numeric kinds, false for boolean. */
 export const kindDefault = (item: FormSchemaItem): FormValue => {
-  if (isNumeric(item)) return 0;
+  // fractionOrInteger is a numeric kind whose values stay text ('30000/1001'); its default is 0 all the same.
+  if (isNumeric(item) || item.type === 'fractionOrInteger') return 0;
   if (BOOLEAN_TYPES.has(item.type)) return false;
   if (LIST_TYPES.has(item.type)) return [];
   if (item.type === 'custominputs') return null;

@@ -253,7 +253,8 @@ export const ButtonCard = (props: Props) => {
           onSelectedChange={props.onSelectedChange}
           onRename={rename}
           onToggle={(next) => void toggle(next)}
-          onDelete={() => void remove()}
+          // The failure is already shown as an alert; the card stays as it was.
+          onDelete={() => void remove().catch(() => undefined)}
         />
         {form.value.phases.length === 0 && (
           <Alert color="red" p="xs" role="alert">

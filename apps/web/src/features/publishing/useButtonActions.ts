@@ -67,9 +67,10 @@ export const useButtonActions = (options: {
       await trash.mutateAsync(button.id);
       alert('success', PUBLISH_MESSAGES.deleted);
     } catch (error) {
-      // spec3 §4: a failed delete clears the deleting flag.
+      // spec3 §4: a failed delete clears the deleting flag, then rethrows for the caller.
       setDeleting(false);
       alert('danger', PUBLISH_MESSAGES.buttonFailed('delete', reasonOf(error)));
+      throw error;
     }
   };
 

@@ -101,7 +101,9 @@ export const FormField = (props: FieldProps) => {
         <TextInput
           {...common(props)}
           {...counted(props)}
-          type={mapped.kind === 'url' ? 'url' : mapped.kind === 'email' ? 'email' : 'text'}
+          // spec3 §5: emailAddress is a text input (with the email keyboard), checked by the form's own rule.
+          type={mapped.kind === 'url' ? 'url' : 'text'}
+          inputMode={mapped.kind === 'email' ? 'email' : undefined}
           readOnly={readOnly || mapped.kind === 'readonly'}
           placeholder={item.placeholder}
           value={text(value)}
