@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { METADATA_MESSAGES, MSG_GDPR_WARNING_TITLE } from '@media/contract';
+import { LAYERS, METADATA_MESSAGES, MSG_GDPR_WARNING_TITLE } from '@media/contract';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { apiGet, closeNotifications, csrf } from '../api.ts';
@@ -76,6 +76,11 @@ describe('metadata import and export of an account', () => {
     await review.getByText(METADATA_MESSAGES.confirm).waitFor();
     await review.getByRole('cell', { name: 'Reel from the e2e test' }).waitFor();
     await review.getByText('1 field of 1 media node change').waitFor();
+    // spec3 §9: a modal's backdrop at z-index 1040, its window at 1050.
+    const zIndexOf = (selector: string) =>
+      page.evaluate(`getComputedStyle(document.querySelector(${JSON.stringify(selector)})).zIndex`);
+    expect(await zIndexOf('.mantine-Modal-overlay')).toBe(String(LAYERS.modalBackdrop));
+    expect(await zIndexOf('.mantine-Modal-inner')).toBe(String(LAYERS.modalWindow));
     await screenshots(page, 'metadata-import-review');
     await review.getByRole('button', { name: 'Import', exact: true }).click();
     await page.getByText(METADATA_MESSAGES.complete).waitFor();

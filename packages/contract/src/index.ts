@@ -58,5 +58,6 @@ export * from './save-state/save-state.ts';
 export * from './uploads/uploads.ts';
 export * from './users/schemas.ts';
 export * from './widgets/drag-select.ts';
+export * from './widgets/layers.ts';
 export * from './widgets/ring.ts';
 export * from './widgets/tags.ts';

@@ -26,7 +26,6 @@ export const ClipNamingDialog = ({ marks, mediaName, path, onClose }: Props) => 
     size={CLIP_NAMING_DIALOG_WIDTH}
     centered
     withCloseButton={false}
-    zIndex={1050}
   >
     {marks && <ClipNamingForm marks={marks} mediaName={mediaName} path={path} onClose={onClose} />}
   </Modal>

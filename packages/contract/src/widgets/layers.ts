@@ -1,0 +1,11 @@
+/**
+ * spec3 §9: a modal's backdrop is at z-index 1040 and its window at 1050. What opens from a modal
+ * (dropdowns, menus, tooltips) and the toasts sit above both, so nothing a modal shows is hidden by it.
+ */
+export const LAYERS = {
+  modalBackdrop: 1040,
+  modalWindow: 1050,
+  popover: 1060,
+  tooltip: 1070,
+  toast: 1100,
+} as const;
