@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, ne, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { nodes } from '../nodes/tables.ts';
 
@@ -36,33 +36,22 @@ export const findMediaNodesAfter = (db: DbOrTx, accountId: number, afterPath: st
     .orderBy(asc(nodes.path))
     .limit(limit);
 
+/** The media nodes of an account that `match` picks. */
+const findMediaNodesAmong = (db: DbOrTx, accountId: number, match: SQL) =>
+  db
+    .select(rowColumns)
+    .from(nodes)
+    .where(and(eq(nodes.accountId, accountId), ne(nodes.type, 'folder'), match));
+
 export const findMediaNodesByIds = (db: DbOrTx, accountId: number, ids: number[]) =>
   ids.length === 0
     ? Promise.resolve([])
-    : db
-        .select(rowColumns)
-        .from(nodes)
-        .where(
-          and(
-            eq(nodes.accountId, accountId),
-            ne(nodes.type, 'folder'),
-            sql`${nodes.id} = any(${textArray(ids.map(String))}::int[])`,
-          ),
-        );
+    : findMediaNodesAmong(db, accountId, sql`${nodes.id} = any(${textArray(ids.map(String))}::int[])`);
 
 export const findMediaNodesByPaths = (db: DbOrTx, accountId: number, paths: string[]) =>
   paths.length === 0
     ? Promise.resolve([])
-    : db
-        .select(rowColumns)
-        .from(nodes)
-        .where(
-          and(
-            eq(nodes.accountId, accountId),
-            ne(nodes.type, 'folder'),
-            sql`${nodes.path} = any(${textArray(paths)})`,
-          ),
-        );
+    : findMediaNodesAmong(db, accountId, sql`${nodes.path} = any(${textArray(paths)})`);
 
 export type MetadataWrite = { id: number; set: Record<string, string>; remove: string[] };
 

@@ -21,6 +21,7 @@ import {
 import { useRef, useState } from 'react';
 import { apiFetch } from '../../api/client.ts';
 import { showAlert } from '../../ui/alerts.tsx';
+import { CsvFileButton, type CsvFileButtonHandle } from '../../ui/CsvFileButton.tsx';
 import { confirmCsvImport } from '../../ui/csv-import.ts';
 
 /** spec1 §4 CSV metadata import: idle, GDPRWarning, checking, loading (dry run), ready, importing, imported. */
@@ -122,11 +123,11 @@ const ImportSummary = ({ summary }: { summary: MetadataImportSummary }) => (
 
 /** spec1 §2 Metadata import/export of an account, for its managers. */
 export const MetadataTransferSection = ({ accountId }: { accountId: number }) => {
-  const input = useRef<HTMLInputElement>(null);
+  const picker = useRef<CsvFileButtonHandle>(null);
   const [step, setStep] = useState<Step>({ name: 'idle' });
   const reset = () => {
     setStep({ name: 'idle' });
-    if (input.current) input.current.value = '';
+    picker.current?.clear();
   };
   const fail = (message: string) => {
     showAlert({ text: message, type: 'danger', permanent: true });
@@ -185,22 +186,18 @@ export const MetadataTransferSection = ({ accountId }: { accountId: number }) =>
         <Text size="sm" fw={600}>
           Import
         </Text>
-        <Button variant="light" loading={busy} onClick={() => input.current?.click()}>
-          Import from csv
-        </Button>
+        <CsvFileButton
+          ref={picker}
+          label="Import from csv"
+          fileLabel="Metadata CSV file"
+          loading={busy}
+          onChosen={(file) => void chosen(file)}
+        />
         <Text size="xs" c="dimmed">
           Edit a downloaded csv and import it: the columns marked editable change; Id or Path says which
           media.
         </Text>
       </Group>
-      <input
-        ref={input}
-        type="file"
-        accept=".csv,text/csv"
-        hidden
-        aria-label="Metadata CSV file"
-        onChange={(event) => void chosen(event.currentTarget.files?.[0])}
-      />
       <Modal
         opened={step.name === 'ready' || step.name === 'importing'}
         onClose={() => step.name === 'ready' && reset()}

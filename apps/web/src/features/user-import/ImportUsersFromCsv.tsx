@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Group, Modal, Progress, ScrollArea, Stack, Table,
 import { errorWhile, type UserImportResult, type UserImportRow } from '@media/contract';
 import { useRef, useState } from 'react';
 import { apiFetch } from '../../api/client.ts';
+import { CsvFileButton, type CsvFileButtonHandle } from '../../ui/CsvFileButton.tsx';
 import { confirmCsvImport } from '../../ui/csv-import.ts';
 import { inChunks, markRepeatedEmails, parseUsersCsv } from './parse-users-csv.ts';
 
@@ -69,12 +70,12 @@ const ResultTable = ({ rows }: { rows: UserImportResult[] }) => (
 
 /** spec1 §2 / §4 / §5 Users CSV import on a site page: warnings, dry run, review, creation, result. */
 export const ImportUsersFromCsv = (props: { siteId: number }) => {
-  const input = useRef<HTMLInputElement>(null);
+  const picker = useRef<CsvFileButtonHandle>(null);
   const [step, setStep] = useState<Step>({ name: 'idle' });
   const [error, setError] = useState<string>();
   const reset = () => {
     setStep({ name: 'idle' });
-    if (input.current) input.current.value = '';
+    picker.current?.clear();
   };
 
   const chosen = async (file: File | undefined) => {
@@ -120,21 +121,17 @@ export const ImportUsersFromCsv = (props: { siteId: number }) => {
   return (
     <Stack gap="xs">
       <Group>
-        <Button variant="light" loading={step.name === 'loading'} onClick={() => input.current?.click()}>
-          Import from CSV
-        </Button>
+        <CsvFileButton
+          ref={picker}
+          label="Import from CSV"
+          fileLabel="Users CSV file"
+          loading={step.name === 'loading'}
+          onChosen={(file) => void chosen(file)}
+        />
         <Text size="xs" c="dimmed">
           Columns fullname, company and email (username optional); imported users get a registration email.
         </Text>
       </Group>
-      <input
-        ref={input}
-        type="file"
-        accept=".csv,text/csv"
-        hidden
-        aria-label="Users CSV file"
-        onChange={(event) => void chosen(event.currentTarget.files?.[0])}
-      />
       {error && (
         <Alert color="red" role="alert" withCloseButton onClose={() => setError(undefined)}>
           {error}
