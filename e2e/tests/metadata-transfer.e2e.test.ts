@@ -77,8 +77,11 @@ describe('metadata import and export of an account', () => {
     await review.getByRole('cell', { name: 'Reel from the e2e test' }).waitFor();
     await review.getByText('1 field of 1 media node change').waitFor();
     // spec3 §9: a modal's backdrop at z-index 1040, its window at 1050.
-    const zIndexOf = (selector: string) =>
-      page.evaluate(`getComputedStyle(document.querySelector(${JSON.stringify(selector)})).zIndex`);
+    // (Of the review's own modal: the GDPR confirmation, stacked one above, may still be fading out.)
+    const zIndexOf = (part: string) =>
+      page.evaluate(
+        `getComputedStyle([...document.querySelectorAll('.mantine-Modal-root')].find((root) => root.textContent.includes(${JSON.stringify(METADATA_MESSAGES.confirm)})).querySelector(${JSON.stringify(part)})).zIndex`,
+      );
     expect(await zIndexOf('.mantine-Modal-overlay')).toBe(String(LAYERS.modalBackdrop));
     expect(await zIndexOf('.mantine-Modal-inner')).toBe(String(LAYERS.modalWindow));
     await screenshots(page, 'metadata-import-review');

@@ -28,7 +28,12 @@ export const App = () => (
     <Notifications position="top-right" zIndex={LAYERS.toast} />
     <QueryClientProvider client={queryClient}>
       {/* The modals manager sets its own z-index unless told. */}
-      <ModalsProvider modalProps={MODAL_LAYERS}>
+      <ModalsProvider
+        modalProps={{
+          zIndex: LAYERS.stackedModalWindow,
+          overlayProps: { zIndex: LAYERS.stackedModalBackdrop },
+        }}
+      >
         <RouterProvider router={router} />
         <ReloginDialog />
       </ModalsProvider>

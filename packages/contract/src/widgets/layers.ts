@@ -5,6 +5,12 @@
 export const LAYERS = {
   modalBackdrop: 1040,
   modalWindow: 1050,
+  /**
+   * Confirmations and prompts (the modals manager) open over other modals: one above, as Mantine does, since
+   * the manager's portal is older than a page's and would otherwise paint below one of the same z-index.
+   */
+  stackedModalBackdrop: 1041,
+  stackedModalWindow: 1051,
   popover: 1060,
   tooltip: 1070,
   toast: 1100,
