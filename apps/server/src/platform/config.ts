@@ -12,6 +12,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
+  // The built web app; parallel e2e runs each serve their own build.
+  WEB_DIST: z.string().min(1).optional(),
   DATABASE_URL: z
     .string()
     .optional()
@@ -168,7 +170,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     csrfHeaderName: e.CSRF_HEADER_NAME,
     secretKey: e.SECRET_KEY,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
-    webDist: path.resolve(import.meta.dirname, '../../../web/dist'),
+    webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),
     storage: storageOf(e),
     workers: e.WORKERS ?? Math.max(1, Math.floor(os.availableParallelism() / 2)),
   };
