@@ -5,7 +5,8 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 export const WEB_BUDGET_BYTES = 250 * 1024;
-const dist = path.resolve(import.meta.dirname, '../apps/web/dist');
+// WEB_OUT_DIR: the folder `npm run build` wrote to (vite.config.ts), relative to apps/web.
+const dist = path.resolve(import.meta.dirname, '../apps/web', process.env.WEB_OUT_DIR ?? 'dist');
 
 export const measureSignInBundle = () => {
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));

@@ -82,6 +82,12 @@ export const router = createBrowserRouter([
         }),
       },
       {
+        path: 'accounts/:accountName/media/grid',
+        lazy: async () => ({
+          Component: (await import('../features/media/MediaManagerPage.tsx')).MediaGridPage,
+        }),
+      },
+      {
         path: 'accounts/:accountName/publishing',
         lazy: async () => ({
           Component: (await import('../features/publishing/PublishingPages.tsx')).AccountPublishingPage,

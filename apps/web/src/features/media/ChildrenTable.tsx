@@ -8,28 +8,37 @@ const THUMB_WIDTH = 64;
 const THUMB_HEIGHT = 36;
 
 /** The node's thumbnail (spec3 §3: /api/thumbs/{thumbId}/image.jpg), or its type's sign. */
-const Thumbnail = ({ node }: { node: MediaNode }) =>
+export const Thumbnail = ({
+  node,
+  width = THUMB_WIDTH,
+  height = THUMB_HEIGHT,
+}: {
+  node: MediaNode;
+  width?: number;
+  height?: number;
+}) =>
   node.thumbId === null ? (
     <Box
-      w={THUMB_WIDTH}
-      h={THUMB_HEIGHT}
+      w={width}
+      h={height}
       c={node.displayType === 'folder' ? 'yellow.7' : 'dimmed'}
       style={{ display: 'flex', alignItems: 'center', justifyContent: 'center' }}
     >
-      <NodeIcon type={node.displayType} size={24} />
+      <NodeIcon type={node.displayType} size={Math.round(height * 0.66)} />
     </Box>
   ) : (
     <img
       src={`/api/thumbs/${node.thumbId}/image.jpg`}
       alt=""
-      width={THUMB_WIDTH}
-      height={THUMB_HEIGHT}
+      width={width}
+      height={height}
       loading="lazy"
       style={{ objectFit: 'cover', borderRadius: 2, display: 'block' }}
     />
   );
 
-type ChildrenTableProps = {
+/** What the children table and the thumbnail grid both show and do. */
+export type ChildrenViewProps = {
   nodes: MediaNode[];
   total: number;
   /** Search results list matching descendants, so their paths show. */
@@ -47,7 +56,7 @@ type ChildrenTableProps = {
 };
 
 /** The selected folder's children, or the search results (spec3 §2), paged by nextChildOffset. */
-export const ChildrenTable = (props: ChildrenTableProps) => {
+export const ChildrenTable = (props: ChildrenViewProps) => {
   const { onOpenFolder, onPlay, searching } = props;
   const columns = useMemo<DataTableColumn<MediaNode>[]>(
     () => [
@@ -118,16 +127,21 @@ export const ChildrenTable = (props: ChildrenTableProps) => {
         rowHeight={THUMB_HEIGHT + 12}
         height={520}
       />
-      <Group justify="space-between" mt="xs">
-        <Text size="xs" c="dimmed" data-testid="children-count">
-          {props.nodes.length} of {props.total}
-        </Text>
-        {props.hasMore && (
-          <Button variant="default" size="xs" loading={props.loadingMore} onClick={props.onLoadMore}>
-            Load more
-          </Button>
-        )}
-      </Group>
+      <ChildrenFooter {...props} />
     </Box>
   );
 };
+
+/** How many children are shown of how many, and the next page's button. */
+export const ChildrenFooter = (props: ChildrenViewProps) => (
+  <Group justify="space-between" mt="xs">
+    <Text size="xs" c="dimmed" data-testid="children-count">
+      {props.nodes.length} of {props.total}
+    </Text>
+    {props.hasMore && (
+      <Button variant="default" size="xs" loading={props.loadingMore} onClick={props.onLoadMore}>
+        Load more
+      </Button>
+    )}
+  </Group>
+);

@@ -32,6 +32,7 @@ import { accountSettingsPath } from '../accounts/AccountsTable.tsx';
 import { PlayerHost } from '../player/PlayerHost.tsx';
 import { openPlayer } from '../player/player-store.ts';
 import { ActingRoleBanner } from './ActingRoleBanner.tsx';
+import { ChildrenGrid } from './ChildrenGrid.tsx';
 import { ChildrenTable } from './ChildrenTable.tsx';
 import { FolderTree } from './FolderTree.tsx';
 import { childrenOf } from './listing-query.ts';
@@ -42,6 +43,11 @@ import { SearchBar } from './SearchBar.tsx';
 import { isSearching, NO_SEARCH, type SearchState } from './search-clauses.ts';
 
 const ORDER_CHOICES = CHILD_ORDERS.map((order) => ({ value: order, label: CHILD_ORDER_LABELS[order] }));
+type ChildrenView = 'list' | 'grid';
+const VIEW_CHOICES: { value: ChildrenView; label: string }[] = [
+  { value: 'list', label: 'List' },
+  { value: 'grid', label: 'Grid' },
+];
 
 /**
  * `/accounts/{accountName}/media` (spec3 §2 Media manager): the folder tree on the left, the selected
@@ -49,8 +55,10 @@ const ORDER_CHOICES = CHILD_ORDERS.map((order) => ({ value: order, label: CHILD_
  * the metadata of the selected node below. `?path=` opens a folder; `?role=` follows Edit as role.
  * Opening it enters the account (launch), so the session shows in the account's sessions list and the
  * concurrent user limit applies; a refused entry shows the server's message in place of the tree.
+ * `gridOnly` (spec3 §2, the area's option; `/accounts/{accountName}/media/grid`) shows the children as a
+ * thumbnail grid across the page, without the tree or the List/Grid choice; the breadcrumbs navigate.
  */
-export const MediaManagerPage = () => {
+export const MediaManagerPage = ({ gridOnly = false }: { gridOnly?: boolean }) => {
   const { accountName = '' } = useParams();
   const [params, setParams] = useSearchParams();
   const path = selectedPathOf(accountName, params.get('path'));
@@ -82,6 +90,9 @@ export const MediaManagerPage = () => {
   const entered = accountId !== undefined && enteredAccountId === accountId && !enter.isError;
 
   const [childOrder, setChildOrder] = useState<ChildOrder>('time');
+  const [chosenView, setChosenView] = useState<ChildrenView>('list');
+  const view: ChildrenView = gridOnly ? 'grid' : chosenView;
+  const ChildrenShown = view === 'grid' ? ChildrenGrid : ChildrenTable;
   const [search, setSearch] = useState<SearchState>(NO_SEARCH);
   const [selectedPaths, setSelectedPaths] = useState<string[]>([]);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(foldersAlong(path)));
@@ -163,13 +174,24 @@ export const MediaManagerPage = () => {
             </Anchor>
           </Text>
         </div>
-        <SegmentedControl
-          aria-label="Child order"
-          size="xs"
-          data={ORDER_CHOICES}
-          value={childOrder}
-          onChange={(value) => setChildOrder(value as ChildOrder)}
-        />
+        <Group gap="sm">
+          {!gridOnly && (
+            <SegmentedControl
+              aria-label="View"
+              size="xs"
+              data={VIEW_CHOICES}
+              value={view}
+              onChange={(value) => setChosenView(value as ChildrenView)}
+            />
+          )}
+          <SegmentedControl
+            aria-label="Child order"
+            size="xs"
+            data={ORDER_CHOICES}
+            value={childOrder}
+            onChange={(value) => setChildOrder(value as ChildOrder)}
+          />
+        </Group>
       </Group>
       {current?.actingRole && (
         <ActingRoleBanner
@@ -191,20 +213,22 @@ export const MediaManagerPage = () => {
       {!entered && !account.isError && !enter.isError && <Loader aria-label="Loading" />}
       {entered && (
         <Grid gap="md">
-          <Grid.Col span={{ base: 12, md: 3 }}>
-            <Paper withBorder p="xs" component="nav" aria-label="Media tree">
-              <FolderTree
-                rootPath={root}
-                rootName={accountName}
-                selectedPath={path}
-                expanded={expanded}
-                childOrder={childOrder}
-                onToggle={toggle}
-                onSelect={select}
-              />
-            </Paper>
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 9 }}>
+          {!gridOnly && (
+            <Grid.Col span={{ base: 12, md: 3 }}>
+              <Paper withBorder p="xs" component="nav" aria-label="Media tree">
+                <FolderTree
+                  rootPath={root}
+                  rootName={accountName}
+                  selectedPath={path}
+                  expanded={expanded}
+                  childOrder={childOrder}
+                  onToggle={toggle}
+                  onSelect={select}
+                />
+              </Paper>
+            </Grid.Col>
+          )}
+          <Grid.Col span={{ base: 12, md: gridOnly ? 12 : 9 }}>
             <Stack gap="sm">
               {current && (
                 <nav aria-label="Folder path">
@@ -253,7 +277,7 @@ export const MediaManagerPage = () => {
                       </Text>
                     </Group>
                   )}
-                  <ChildrenTable
+                  <ChildrenShown
                     nodes={children}
                     total={total}
                     searching={searching}
@@ -288,6 +312,9 @@ export const MediaManagerPage = () => {
     </Stack>
   );
 };
+
+/** The media manager's grid-only option as a page of its own. */
+export const MediaGridPage = () => <MediaManagerPage gridOnly />;
 
 /** The actions above the children and the metadata of the node in focus (one selected row, else the folder). */
 const FolderView = ({
