@@ -3,6 +3,7 @@ import path from 'node:path';
 import { NODE_MESSAGES, type NodeDetails } from '@media/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDL_FOREIGN_MEDIA, EDL_REQUIRED, THUMB_UNREADABLE } from '../src/modules/nodes/creation.ts';
+import { makeMediaRow, makeNodeRow } from '../src/seed/node-factories.ts';
 import { buildTestApp, type ErrorBody, type TestApp, type TestClient, testDriver } from './harness.ts';
 import { listNodes, makeNodesWorld, type NodesWorld, names, postNodes } from './nodes-world.ts';
 
@@ -99,6 +100,28 @@ describe(`media tree changes (${testDriver()})`, () => {
     const image = await w.editor.client.get(`/api/thumbs/${clip.thumbId}/image.jpg`);
     expect(image.status).toBe(200);
     expect(image.headers['content-type']).toBe('image/jpeg');
+  });
+
+  it('gathers the accumulate metadata keys of its sources into a clip (spec3 §9)', async () => {
+    const second = await makeMediaRow(t.ctx.db, { accountId: w.account.id, name: 'Clip C' });
+    await makeNodeRow(t.ctx.db, {
+      accountId: w.account.id,
+      parentPath: '/News',
+      name: 'Clip C',
+      type: 'source',
+      mediaId: second.id,
+      metadata: { location: 'Station', filename: 'c.mp4', reporter: 'Sam' },
+    });
+    const piece = (mediaId: number) => ({ mediaId, inFrame: 0, outFrame: 25 });
+    const answer = await post(w.editor.client, {
+      parentPath: w.p('/News'),
+      type: 'sequence',
+      name: 'Round-up',
+      edl: { fps: 25, events: [piece(w.clipMedia.id), piece(second.id), piece(w.clipMedia.id)] },
+    });
+    expect(answer.status).toBe(200);
+    // Clip A: location Harbour, reporter Jo Bloggs; Clip C: location Station, filename c.mp4, reporter Sam.
+    expect(answer.body.results.metadata).toEqual({ location: 'Harbour, Station', filename: 'c.mp4' });
   });
 
   it('refuses a clip without an edl, with foreign media or an unreadable thumbnail, leaving nothing', async () => {

@@ -1,4 +1,4 @@
-import { CHANNELS, editorNodeId, NODE_MESSAGES, type NodeDetails } from '@media/contract';
+import { CHANNELS, editorNodeId, NODE_MESSAGES, type NodeDetails, searchKeyOf } from '@media/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type ErrorBody, type TestApp, testDriver } from './harness.ts';
 import { listNodes, makeNodesWorld, type NodesWorld, names, VERSION_HEADERS } from './nodes-world.ts';
@@ -67,6 +67,7 @@ describe(`media tree listing (${testDriver()})`, () => {
       metadata: { location: 'Harbour', reporter: 'Jo Bloggs' },
       artefactMetadata: { 'Field59 Key': 'abc123' },
       sortKey: 'clip a',
+      searchKey: null,
       access: { canEdit: true, canLog: true, canManage: false },
     });
     expect(children[0]).toMatchObject({ name: 'Archive', expandable: true, childCount: 1 });
@@ -108,6 +109,12 @@ describe(`media tree listing (${testDriver()})`, () => {
       return names(answer.body.results.children).sort();
     };
     expect(await search([{ key: 'location', value: 'harbour' }])).toEqual(['Clip A', 'Old clip', 'Plan']);
+    // Each result carries the key of the search that found it (spec3 §3 searchKey).
+    const clause = { key: 'location', value: 'harbour', match: 'contains' as const };
+    const found = await listNodes(w.accountManager.client, { path: w.p(), search: JSON.stringify(clause) });
+    expect(new Set(found.body.results.children.map((node) => node.searchKey))).toEqual(
+      new Set([searchKeyOf({ search: [clause] })]),
+    );
     expect(await search([{ key: 'location', value: 'harbour' }], w.viewer.client)).toEqual([
       'Clip A',
       'Old clip',

@@ -158,6 +158,10 @@ export const nodeSchema = z.object({
   artefactMetadata: z.record(z.string(), z.string()),
   permissions: z.array(folderPermissionSchema).describe("The folder's own entries; descendants inherit"),
   sortKey: z.string(),
+  searchKey: z
+    .string()
+    .nullable()
+    .describe('The search this node was found by (searchKeyOf); null for a child of a folder'),
   /** What the caller may do here, after its role and the folder permissions. */
   access: z.object({ canEdit: z.boolean(), canLog: z.boolean(), canManage: z.boolean() }),
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { NODE_MESSAGES, nodePostSchema, nodesQuerySchema, nodesTransferSchema } from './nodes.ts';
 import {
   accountPath,
+  accumulatedMetadata,
   artefactMetadata,
   clipThumbPoint,
   displayName,
@@ -16,6 +17,7 @@ import {
   nodeTypesShown,
   parentPathOf,
   parseEditorNodeId,
+  searchKeyOf,
   splitAccountPath,
   transferOperations,
   transferVerb,
@@ -299,5 +301,43 @@ describe('node types shown', () => {
     ]);
     expect(nodeTypesShown(['folder'])).toEqual(['folder']);
     expect(nodeTypesShown(['edl'])).toEqual(['edl']);
+  });
+});
+
+describe('search key', () => {
+  const clause = { key: 'location', value: 'Harbour', match: 'contains' as const };
+  it('is null outside a search and the same for the same search', () => {
+    expect(searchKeyOf({ search: [] })).toBeNull();
+    expect(searchKeyOf({ search: [], createdFrom: '2026-01-01' })).toBeNull();
+    expect(searchKeyOf({ search: [clause] })).toBe(searchKeyOf({ search: [{ ...clause }] }));
+  });
+  it('tells searches apart by clause, match and dates', () => {
+    const keys = [
+      searchKeyOf({ search: [clause] }),
+      searchKeyOf({ search: [{ ...clause, match: 'exact' }] }),
+      searchKeyOf({ search: [{ ...clause, value: 'Station' }] }),
+      searchKeyOf({ search: [clause], createdFrom: '2026-01-01' }),
+      searchKeyOf({ search: [clause], createdTo: '2026-01-01' }),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe('accumulated metadata (spec3 §9 default accumulate keys)', () => {
+  it('gathers only the accumulate keys, each distinct value once, in source order', () => {
+    expect(
+      accumulatedMetadata([
+        { location: 'Harbour', reporter: 'Jo', filename: 'a.mp4' },
+        { location: 'Station', filename: 'b.mp4' },
+        { location: 'Harbour', clipname: ' ' },
+      ]),
+    ).toEqual({ location: 'Harbour, Station', filename: 'a.mp4, b.mp4' });
+  });
+  it("counts a gathered list's values one by one and gives nothing from nothing", () => {
+    expect(accumulatedMetadata([{ videoname: 'A, B' }, { videoname: 'B' }, { videoname: 'C' }])).toEqual({
+      videoname: 'A, B, C',
+    });
+    expect(accumulatedMetadata([])).toEqual({});
+    expect(accumulatedMetadata([{ reporter: 'Jo' }])).toEqual({});
   });
 });

@@ -1,4 +1,5 @@
 import {
+  ACCUMULATE_METADATA_KEYS,
   FIELD59_METADATA_KEY,
   FIELD59_SCHEME,
   type FolderAccess,
@@ -7,6 +8,7 @@ import {
   NODE_TYPES,
   type NodeType,
   SEARCH_RESULTS_SUFFIX,
+  type SearchClause,
   type TransferOperation,
 } from './nodes.ts';
 
@@ -163,4 +165,44 @@ export const mediaManagerLink = (accountName: string, options: { path?: string; 
   if (options.roleId !== undefined) query.set('role', String(options.roleId));
   const search = query.toString();
   return `/accounts/${encodeURIComponent(accountName)}/media${search ? `?${search}` : ''}`;
+};
+
+/**
+ * spec3 §3 searchKey: which search a node was found by, so a node of the search results tells itself apart
+ * from a folder's child (and from the results of another search); null outside a search.
+ */
+export const searchKeyOf = (query: {
+  search: readonly SearchClause[];
+  createdFrom?: string | undefined;
+  createdTo?: string | undefined;
+}) =>
+  query.search.length === 0
+    ? null
+    : JSON.stringify({
+        search: query.search.map((clause) => [clause.key, clause.value, clause.match]),
+        createdFrom: query.createdFrom ?? null,
+        createdTo: query.createdTo ?? null,
+      });
+
+/** Values gathered by accumulation are listed with this between them. */
+export const ACCUMULATED_VALUE_SEPARATOR = ', ';
+
+/**
+ * spec3 §9 Default accumulate metadata keys: a clip or a sequence made of pieces of media gathers these keys
+ * from the nodes of its sources, in edl order, each distinct value once (a source that is itself a clip
+ * brings its gathered list, whose values count one by one).
+ */
+export const accumulatedMetadata = (
+  sources: readonly Readonly<Record<string, string>>[],
+  keys: readonly string[] = ACCUMULATE_METADATA_KEYS,
+): Record<string, string> => {
+  const gathered: Record<string, string> = {};
+  for (const key of keys) {
+    const values = new Set<string>();
+    for (const source of sources)
+      for (const value of (source[key] ?? '').split(ACCUMULATED_VALUE_SEPARATOR))
+        if (value.trim()) values.add(value.trim());
+    if (values.size > 0) gathered[key] = [...values].join(ACCUMULATED_VALUE_SEPARATOR);
+  }
+  return gathered;
 };

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import {
   accountPath,
+  accumulatedMetadata,
   CHANNELS,
   type Edl,
   ERROR_CODES,
@@ -55,6 +56,14 @@ const readThumb = async (data: string) => {
 const edlDuration = (edl: Edl) =>
   edl.events.reduce((total, event) => total + (event.outFrame - event.inFrame) / edl.fps, 0);
 
+/** What a clip or a sequence gathers from the nodes of its pieces of media (spec3 §9 accumulate keys). */
+const sourcesMetadata = async (ctx: AppContext, accountId: number, edl: Edl) => {
+  const byMedia = await repo.findMetadataOfMedia(ctx.db, accountId, [
+    ...new Set(edl.events.map((event) => event.mediaId)),
+  ]);
+  return accumulatedMetadata(edl.events.map((event) => byMedia.get(event.mediaId) ?? {}));
+};
+
 /**
  * Creates a folder, a clip (edl) or a sequence below a folder (editors there; spec3 §3 Clip save). The
  * thumbnail file is in place before its row is written, and all rows are written in one transaction.
@@ -83,6 +92,7 @@ export const createNode = async ({ ctx, actor, create }: Call<{ create: NodeCrea
       .where(and(eq(media.accountId, accountId), inArray(media.id, ids)));
     if (found.length !== ids.length) throw badRequest(EDL_FOREIGN_MEDIA, { edl: EDL_FOREIGN_MEDIA });
   }
+  const metadata = edl ? await sourcesMetadata(ctx, accountId, edl) : {};
   const image = create.thumb ? await readThumb(create.thumb.data) : undefined;
   const stored = image
     ? await storeStream({
@@ -126,6 +136,7 @@ export const createNode = async ({ ctx, actor, create }: Call<{ create: NodeCrea
           type: create.type,
           mediaId: edlMedia?.id ?? null,
           thumbId: thumb?.id ?? null,
+          metadata,
           createdBy: actor.userId,
         })
         .returning({ id: nodes.id });

@@ -7,6 +7,7 @@ import {
   nodeTypesShown,
   parseEditorNodeId,
   type SearchClause,
+  searchKeyOf,
 } from '@media/contract';
 import { and, eq, gte, inArray, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
@@ -111,11 +112,12 @@ export const listNodes = async ({ ctx, actor, query }: Call<{ query: NodesQuery 
     knownTotal: unfiltered ? self.childCount : undefined,
   });
   const nextOffset = query.nextChildOffset + page.rows.length;
+  const searchKey = searchKeyOf(query);
   return {
     results: {
       ancestors: chain.slice(0, -1).map((row) => presentNode(row, access)),
       node: presentNode(self, access),
-      children: page.rows.map((row) => presentNode(row, access)),
+      children: page.rows.map((row) => presentNode(row, access, undefined, searchKey)),
       nextChildOffset: nextOffset < page.total ? nextOffset : null,
       actingRole: access.actingRole,
     },

@@ -12,8 +12,16 @@ import {
 import { rightsAt, type TreeAccess } from './access.ts';
 import type { PresentableRow } from './repo.ts';
 
-/** The one shape of a node in every answer (contract nodeSchema), as the caller may use it. */
-export const presentNode = (row: PresentableRow, access: TreeAccess, rights?: NodeRights): MediaNode => {
+/**
+ * The one shape of a node in every answer (contract nodeSchema), as the caller may use it; `searchKey` when
+ * the node is a search result.
+ */
+export const presentNode = (
+  row: PresentableRow,
+  access: TreeAccess,
+  rights?: NodeRights,
+  searchKey: string | null = null,
+): MediaNode => {
   const path = accountPath(access.account.name, row.path);
   const { canEdit, canLog, canManage } = rights ?? rightsAt(access, row.path);
   const name = displayName(row.path === '/' ? access.account.name : row.name);
@@ -42,6 +50,7 @@ export const presentNode = (row: PresentableRow, access: TreeAccess, rights?: No
     artefactMetadata: artefactMetadata(row.artefacts),
     permissions: row.permissions,
     sortKey: name.toLowerCase(),
+    searchKey,
     access: { canEdit, canLog, canManage },
   };
 };

@@ -106,3 +106,13 @@ export const childNames = async (db: DbOrTx, parentId: number) =>
       row.name.toLowerCase(),
     ),
   );
+
+/** The metadata of the nodes that show these media, one node per media (the oldest), for accumulation. */
+export const findMetadataOfMedia = async (db: DbOrTx, accountId: number, mediaIds: number[]) => {
+  const rows = await db
+    .selectDistinctOn([nodes.mediaId], { mediaId: nodes.mediaId, metadata: nodes.metadata })
+    .from(nodes)
+    .where(and(eq(nodes.accountId, accountId), inArray(nodes.mediaId, mediaIds)))
+    .orderBy(nodes.mediaId, asc(nodes.id));
+  return new Map(rows.map((row) => [row.mediaId as number, row.metadata]));
+};

@@ -12,7 +12,7 @@ const CARD_THUMB_HEIGHT = 90;
  * or Enter, opens a folder or plays a media node; Space selects from the keyboard.
  */
 export const ChildrenGrid = (props: ChildrenViewProps) => {
-  const { nodes, selectedPaths, onSelectionChange, onOpenFolder, onPlay, searching } = props;
+  const { nodes, selectedPaths, onSelectionChange, onOpenFolder, onPlay } = props;
   const selected = new Set(selectedPaths);
 
   const choose = (node: MediaNode, adding: boolean) => {
@@ -86,7 +86,7 @@ export const ChildrenGrid = (props: ChildrenViewProps) => {
                   <Text size="sm" fw={500} truncate mt={4}>
                     {name}
                   </Text>
-                  {searching && (
+                  {node.searchKey !== null && (
                     <Text size="xs" c="dimmed" truncate title={node.path}>
                       {node.path}
                     </Text>

@@ -41,8 +41,6 @@ export const Thumbnail = ({
 export type ChildrenViewProps = {
   nodes: MediaNode[];
   total: number;
-  /** Search results list matching descendants, so their paths show. */
-  searching: boolean;
   loading: boolean;
   emptyText: string;
   selectedPaths: string[];
@@ -57,7 +55,7 @@ export type ChildrenViewProps = {
 
 /** The selected folder's children, or the search results (spec3 §2), paged by nextChildOffset. */
 export const ChildrenTable = (props: ChildrenViewProps) => {
-  const { onOpenFolder, onPlay, searching } = props;
+  const { onOpenFolder, onPlay } = props;
   const columns = useMemo<DataTableColumn<MediaNode>[]>(
     () => [
       { id: 'thumb', header: '', width: THUMB_WIDTH + 20, cell: (node) => <Thumbnail node={node} /> },
@@ -86,7 +84,8 @@ export const ChildrenTable = (props: ChildrenViewProps) => {
                 {displayName(node.name)}
               </Text>
             )}
-            {searching && (
+            {/* A search result (searchKey) is a descendant anywhere below: its path shows. */}
+            {node.searchKey !== null && (
               <Text size="xs" c="dimmed" truncate title={node.path}>
                 {node.path}
               </Text>
@@ -108,7 +107,7 @@ export const ChildrenTable = (props: ChildrenViewProps) => {
         cell: (node) => (node.duration === null ? '' : durationFilter(node.duration)),
       },
     ],
-    [onOpenFolder, onPlay, searching],
+    [onOpenFolder, onPlay],
   );
 
   return (

@@ -280,7 +280,6 @@ export const MediaManagerPage = ({ gridOnly = false }: { gridOnly?: boolean }) =
                   <ChildrenShown
                     nodes={children}
                     total={total}
-                    searching={searching}
                     loading={
                       listing.isPlaceholderData ||
                       (listing.isFetching && searching && !listing.isFetchingNextPage)
