@@ -208,6 +208,14 @@ describe(`metadata export and import (${testDriver()})`, () => {
     expect(after.length).toBe(before.length + 1);
     expect(after.at(-1)?.modified).toEqual(expect.arrayContaining([ids.a, ids.b, ids.c]));
 
+    // The search finds the imported value at once (the search index's pending list is read until merged).
+    const search = JSON.stringify({ key: 'reel', value: 'r1 edited' });
+    const found = await w.accountManager.client.get(
+      `/api/nodes?path=${encodeURIComponent(`/${accountName}`)}&search=${encodeURIComponent(search)}`,
+    );
+    const listed = found.body as { results: { children: { nodeId: number }[] } };
+    expect(listed.results.children.map((node) => node.nodeId)).toEqual([ids.a]);
+
     const again = csvRows((await exportOf(w.accountManager.client, 'csv')).raw.body);
     expect(again.find((row) => row[0] === String(ids.a))?.[5]).toBe('R1 edited');
     const unchanged = await importCsv(w.accountManager.client, Papa.unparse(again), false);

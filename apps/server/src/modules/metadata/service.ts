@@ -267,6 +267,11 @@ export const importMetadata = async ({
     return planned;
   });
   if (writes.length === 0) return { status: 'no changes', summary };
+  repo
+    .mergeSearchIndexPendingList(ctx.db)
+    .catch((error: unknown) =>
+      ctx.log.warn({ err: error }, 'merging the search index after a metadata import failed'),
+    );
   for (let start = 0; start < writes.length; start += PUBLISH_IDS)
     await ctx.publish(
       CHANNELS.nodes(account.id),
