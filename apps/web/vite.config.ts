@@ -9,5 +9,11 @@ export default defineConfig({
     port: 5173,
     proxy: { '/api': api, '/config': api },
   },
-  build: { outDir: process.env.WEB_OUT_DIR ?? 'dist', emptyOutDir: true, sourcemap: true, manifest: true, chunkSizeWarningLimit: 600 },
+  build: {
+    outDir: process.env.WEB_OUT_DIR ?? 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    manifest: true,
+    chunkSizeWarningLimit: 600,
+  },
 });

@@ -22,6 +22,7 @@ import { registerAgentRoutes } from './modules/agent/routes.ts';
 import { registerArrivalsRoutes } from './modules/arrivals/routes.ts';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerConfigRoutes, registerKeyMapDownload } from './modules/config/routes.ts';
+import { registerDiagnosticsRoutes } from './modules/diagnostics/routes.ts';
 import { registerEdgeRoutes } from './modules/edge/routes.ts';
 import { registerEventRoutes } from './modules/events/routes.ts';
 import { registerIngestRoutes } from './modules/ingest/routes.ts';
@@ -202,6 +203,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerIngestRoutes(api, ctx, services);
       registerNodeRoutes(api, ctx, services);
       registerStatusRoutes(api, ctx, services);
+      registerDiagnosticsRoutes(api, ctx, services);
       await registerUploadRoutes(api, ctx, services);
       await registerMetadataRoutes(api, ctx, services);
       await registerPublishingRoutes(api, ctx, services);

@@ -38,6 +38,7 @@ describe(`edge routes: 401, 403, 404 and the OpenAPI document (${testDriver()})`
     { method: 'GET', path: (id) => `/api/edgeServers/${id}/services` },
     { method: 'GET', path: (id) => `/api/edgeServers/${id}/serviceTypes` },
     { method: 'GET', path: (id) => `/api/edgeServers/${id}/serviceTemplates` },
+    { method: 'GET', path: (id) => `/api/edgeServers/${id}/serviceGroups?typeId=FileIngestService` },
     { method: 'GET', path: (id) => `/api/edgeServers/${id}/endpoints` },
     {
       method: 'POST',
@@ -103,6 +104,7 @@ describe(`edge routes: 401, 403, 404 and the OpenAPI document (${testDriver()})`
         '/api/edgeServerTypes',
         '/api/edgeServers/{id}/actions/{action}',
         '/api/edgeServers/{id}/supportConnection',
+        '/api/edgeServers/{id}/serviceGroups',
         '/api/services/{id}/queries/{query}',
         '/api/accounts/{id}/endpoints',
         '/api/arrivalsFolders/{id}/endpoints',

@@ -184,6 +184,39 @@ describe(`edge services (${testDriver()})`, () => {
     expect(foreign.status).toBe(403);
   });
 
+  it('lists the fail-over groups a new service may join: its type, on edge servers the user manages', async () => {
+    type Groups = Results<{ serviceGroupId: number; services: { id: number; edgeServerName: string }[] }[]>;
+    const path = (edgeId: number, typeId = 'FileIngestService') =>
+      `/api/edgeServers/${edgeId}/serviceGroups?typeId=${typeId}`;
+    const mine = await owner.client.get<Groups>(path(ownEdge.id));
+    expect(mine.status).toBe(200);
+    const group = mine.body.results.find((g) => g.serviceGroupId === fileService.serviceGroupId);
+    expect(group?.services).toContainEqual(
+      expect.objectContaining({ id: fileService.id, edgeServerId: siteEdge.id }),
+    );
+    const ids = mine.body.results.flatMap((g) => g.services.map((service) => service.id));
+    expect(ids).not.toContain(streamService.id);
+    const streams = await owner.client.get<Groups>(path(ownEdge.id, 'StreamIngestService'));
+    expect(streams.body.results.flatMap((g) => g.services.map((service) => service.id))).toContain(
+      streamService.id,
+    );
+    const outsiderEdge = (
+      await w.outsider.client.post<Results<Edge>>(`/api/users/${w.outsider.user.id}/edgeServers`, {
+        name: 'Outsider groups',
+      })
+    ).body.results;
+    const theirs = await w.outsider.client.get<Groups>(path(outsiderEdge.id));
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.results.flatMap((g) => g.services.map((service) => service.id))).not.toContain(
+      fileService.id,
+    );
+    expect((await owner.client.get<ErrorBody>(path(ownEdge.id, 'Toaster'))).status).toBe(400);
+    expect((await owner.client.get(`/api/edgeServers/${ownEdge.id}/serviceGroups`)).status).toBe(400);
+    expect((await w.outsider.client.get(path(ownEdge.id))).status).toBe(403);
+    expect((await t.client().get(path(ownEdge.id))).status).toBe(401);
+    expect((await owner.client.get(path(UNKNOWN))).status).toBe(404);
+  });
+
   it('lists, reads, renames and saves services', async () => {
     const list = await owner.client.get<Collection<Service>>(`/api/edgeServers/${siteEdge.id}/services`);
     expect(list.status).toBe(200);

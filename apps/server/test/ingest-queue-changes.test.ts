@@ -33,10 +33,11 @@ describe(`ingest queue (${testDriver()})`, () => {
   let folder: IngestWorld['folder'];
   let source: IngestWorld['source'];
   let foreign: IngestWorld['foreign'];
+  let stream: IngestWorld['stream'];
 
   beforeAll(async () => {
     t = await buildTestApp({ LONG_POLL_SECONDS: '1' });
-    ({ w, edge, otherEdge, folder, source, foreign } = await makeIngestWorld(t));
+    ({ w, edge, otherEdge, folder, source, foreign, stream } = await makeIngestWorld(t));
   });
   afterAll(() => t.close());
 
@@ -166,11 +167,44 @@ describe(`ingest queue (${testDriver()})`, () => {
       ).toBe(404);
     });
 
+    it("sets the order of one endpoint's queue: its own items only, for edge or account managers", async () => {
+      const x = await item(source, { status: 'queued' });
+      const y = await item(source, { status: 'queued' });
+      const ofOtherEndpoint = await item(stream, { status: 'actionRequired', isStream: true });
+      const url = `/api/endpoints/${source.id}/ingestQueueItemRanks`;
+      const refused = await w.accountManager.client.post<ErrorBody>(url, [
+        { queueItemId: y.id, rank: 1 },
+        { queueItemId: ofOtherEndpoint.id, rank: 2 },
+      ]);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toBe(INGEST_MESSAGES.notInQueue(ofOtherEndpoint.id));
+      expect((await row(y.id)).rank).toBe(y.rank);
+      for (const client of [w.accountManager.client, w.siteManager.client]) {
+        const ok = await client.post(url, [
+          { queueItemId: y.id, rank: 1 },
+          { queueItemId: x.id, rank: 2 },
+        ]);
+        expect(ok.status).toBe(200);
+      }
+      expect([(await row(y.id)).rank, (await row(x.id)).rank]).toEqual([1, 2]);
+      expect((await w.editor.client.post(url, [{ queueItemId: x.id, rank: 1 }])).status).toBe(403);
+      expect((await t.client().post(url, [{ queueItemId: x.id, rank: 1 }])).status).toBe(401);
+      expect(
+        (
+          await w.admin.client.post('/api/endpoints/999999/ingestQueueItemRanks', [
+            { queueItemId: x.id, rank: 1 },
+          ])
+        ).status,
+      ).toBe(404);
+    });
+
     it('answers the manual status changes and the actions', async () => {
       for (const [client, url] of [
         [w.siteManager.client, `/api/edgeServers/${edge.id}/ingestQueueItemActions`],
         [w.accountManager.client, `/api/arrivalsFolders/${folder.id}/ingestQueueItemActions`],
         [w.accountManager.client, `/api/accounts/${w.account.id}/ingestQueueItemActions`],
+        [w.accountManager.client, `/api/endpoints/${source.id}/ingestQueueItemActions`],
+        [w.siteManager.client, `/api/endpoints/${source.id}/ingestQueueItemActions`],
       ] as const) {
         const res = await client.get<Results<{ statusChanges: object; actions: string[] }>>(url);
         expect(res.status).toBe(200);

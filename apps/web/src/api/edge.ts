@@ -13,6 +13,7 @@ import type {
   Workflow,
 } from '@media/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useLiveListById } from '../features/edge/live-by-id.ts';
 import { apiFetch } from './client.ts';
 import { useLiveRefresh } from './live.ts';
 
@@ -44,7 +45,15 @@ export const edgeServersKey = (scope: EdgeScope, type: string) =>
   [...EDGE_QUERY_KEY, 'servers', scope, type] as const;
 const edgeServerKey = (id: number) => [...EDGE_QUERY_KEY, 'server', id] as const;
 
-/** The edge servers of a user, a site or the cloud; after the first load, changes on its channel refetch it. */
+/** Whether an edge server, fetched again after a change, belongs to a list of this scope and type. */
+const inEdgeList = (scope: EdgeScope, type: string) => (edge: EdgeServer) =>
+  edge.type === type &&
+  (scope.context === 'cloud' || (scope.context === 'site' ? edge.siteId : edge.userId) === scope.id);
+
+/**
+ * The edge servers of a user, a site or the cloud; after the first load, a change on its channel refetches
+ * the changed edge servers by id (spec2 §4 Realtime).
+ */
 export const useEdgeServers = (scope: EdgeScope, type: string) => {
   const key = edgeServersKey(scope, type);
   const query = useQuery({
@@ -57,9 +66,12 @@ export const useEdgeServers = (scope: EdgeScope, type: string) => {
         },
       ),
   });
-  useLiveRefresh(query.data?.channel, key);
+  useLiveListById(query.data?.channel, key, fetchEdgeServer, inEdgeList(scope, type));
   return query;
 };
+
+const fetchEdgeServer = (id: number) => apiFetch<EdgeServer>(`/api/edgeServers/${id}`);
+const fetchService = (id: number) => apiFetch<Service>(`/api/services/${id}`);
 
 export const useEdgeServer = (id: number) =>
   useQuery({ queryKey: edgeServerKey(id), queryFn: () => apiFetch<EdgeServer>(`/api/edgeServers/${id}`) });
@@ -143,7 +155,8 @@ export const useServices = (edgeServerId: number) => {
     queryKey: key,
     queryFn: () => apiFetch<Collection<Service>>(`/api/edgeServers/${edgeServerId}/services`, { raw: true }),
   });
-  useLiveRefresh(query.data?.channel, key);
+  // spec2 §4 Realtime: a change refetches the changed services by id.
+  useLiveListById(query.data?.channel, key, fetchService, (service) => service.edgeServerId === edgeServerId);
   return query;
 };
 

@@ -18,24 +18,30 @@ import { useLiveChannel } from './live.ts';
 type Collection<T> = { results: T[]; total: number; channel: string };
 export type QueuePage = Collection<IngestQueueItem> & { version: number };
 
-/** Whose queue a page shows: an edge server's, an arrivals folder's or an account's. */
+/** Whose queue a page shows: an edge server's, an arrivals folder's, an account's or one endpoint's. */
 export type QueueScope =
   | { kind: 'edge'; edgeServerId: number }
   | { kind: 'folder'; accountId: number; arrivalsFolderId: number }
-  | { kind: 'account'; accountId: number };
+  | { kind: 'account'; accountId: number }
+  | { kind: 'endpoint'; endpointId: number };
 
-/** The API path of the scope's collections (`/api/{base}/ingestQueueItems`, `…/endpoints`, `…/ingestQueueItemRanks`). */
+/**
+ * The API path of the scope's collections (`/api/{base}/ingestQueueItems`, `…/ingestQueueItemRanks`,
+ * `…/ingestQueueItemActions`, and but for an endpoint `…/endpoints`).
+ */
 export const scopeBase = (scope: QueueScope) =>
   scope.kind === 'edge'
     ? `/api/edgeServers/${scope.edgeServerId}`
     : scope.kind === 'folder'
       ? `/api/arrivalsFolders/${scope.arrivalsFolderId}`
-      : `/api/accounts/${scope.accountId}`;
+      : scope.kind === 'account'
+        ? `/api/accounts/${scope.accountId}`
+        : `/api/endpoints/${scope.endpointId}`;
 
 export type QueueRequest = Pick<
   IngestQueueQuery,
   'offset' | 'pageSize' | 'sortKey' | 'sortDirection' | 'filters' | 'extendedSearch'
-> & { search?: string };
+> & { search?: string; priorityMap?: string; edgesEndpointIds?: string };
 
 /** Ingest calls send the API version header (spec2 §7). */
 const ingest = <T>(path: string, options: RequestOptions = {}) =>
@@ -51,11 +57,14 @@ const queryString = (request: QueueRequest & { sinceVersion?: number }) => {
   });
   if (request.filters) query.set('filters', request.filters);
   if (request.search) query.set('search', request.search);
+  if (request.priorityMap) query.set('priorityMap', request.priorityMap);
+  if (request.edgesEndpointIds) query.set('edgesEndpointIds', request.edgesEndpointIds);
   if (request.sinceVersion !== undefined) query.set('sinceVersion', String(request.sinceVersion));
   return query.toString();
 };
 
 export const ingestKey = ['ingest'] as const;
+export { ingest as ingestFetch, retryUnlessRefused };
 
 /** A refusal (4xx) will not change on a second try; network and server failures may. */
 const retryUnlessRefused = (count: number, error: Error) =>
@@ -104,11 +113,14 @@ export const useIngestQueue = (scope: QueueScope, request: QueueRequest) => {
   return query;
 };
 
-/** The endpoints whose items a queue shows (`/api/{base}/endpoints`). */
+/** The endpoints whose items a queue shows (`/api/{base}/endpoints`; an endpoint's queue: that endpoint). */
 export const useQueueEndpoints = (scope: QueueScope) =>
   useQuery({
     queryKey: [...ingestKey, 'endpoints', scope],
-    queryFn: () => apiFetch<Collection<Endpoint>>(`${scopeBase(scope)}/endpoints`, { raw: true }),
+    queryFn: async (): Promise<Collection<Endpoint>> =>
+      scope.kind === 'endpoint'
+        ? { results: [await apiFetch<Endpoint>(scopeBase(scope))], total: 1, channel: '' }
+        : apiFetch<Collection<Endpoint>>(`${scopeBase(scope)}/endpoints`, { raw: true }),
     retry: retryUnlessRefused,
   });
 

@@ -1,4 +1,4 @@
-import type { Me } from '@media/contract';
+import { DIAGNOSTIC_PAGE_PATH, type Me } from '@media/contract';
 
 export type NavigationItem = {
   label: string;
@@ -53,6 +53,12 @@ export const NAVIGATION: NavigationItem[] = [
     section: 'cloud',
     label: 'Edge servers',
     to: () => '/admin/edge',
+    visible: (me) => me.rights.admin.length > 0,
+  },
+  {
+    section: 'cloud',
+    label: 'Diagnostics',
+    to: () => DIAGNOSTIC_PAGE_PATH,
     visible: (me) => me.rights.admin.length > 0,
   },
   {

@@ -54,6 +54,18 @@ export const router = createBrowserRouter([
         }),
       },
       {
+        path: 'diagnostic',
+        lazy: async () => ({
+          Component: (await import('../features/diagnostics/DiagnosticPage.tsx')).DiagnosticPage,
+        }),
+      },
+      {
+        path: 'accounts/:accountName/dashboard',
+        lazy: async () => ({
+          Component: (await import('../features/dashboard/AccountDashboardPage.tsx')).AccountDashboardPage,
+        }),
+      },
+      {
         path: 'site/:siteId',
         lazy: async () => ({ Component: (await import('../features/organisation/SitePage.tsx')).SitePage }),
       },
@@ -141,14 +153,17 @@ export const router = createBrowserRouter([
           Component: (await import('../features/arrivals/ArrivalsPage.tsx')).ArrivalsPage,
         }),
       },
-      ...['edge/:edgeServerId', 'accounts/:accountId/arrivals/:arrivalsFolderId', 'accounts/:accountId'].map(
-        (base) => ({
-          path: `${base}/ingestQueue`,
-          lazy: async () => ({
-            Component: (await import('../features/ingest/IngestQueuePage.tsx')).IngestQueuePage,
-          }),
+      ...[
+        'edge/:edgeServerId',
+        'edge/:edgeServerId/services/:serviceId/endpoints/:endpointId',
+        'accounts/:accountId/arrivals/:arrivalsFolderId',
+        'accounts/:accountId',
+      ].map((base) => ({
+        path: `${base}/ingestQueue`,
+        lazy: async () => ({
+          Component: (await import('../features/ingest/IngestQueuePage.tsx')).IngestQueuePage,
         }),
-      ),
+      })),
       {
         path: 'edge/:edgeServerId/unprocessedFiles',
         lazy: async () => ({

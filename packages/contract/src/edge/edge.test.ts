@@ -128,6 +128,15 @@ describe('edge links (spec2 §2)', () => {
     expect(EDGE_LINKS.unprocessedFiles(12, 'cloud')).toBe('/edge/12/unprocessedFiles?context=cloud');
   });
 
+  it('builds the ingest queue page of one endpoint, with its modes', () => {
+    expect(EDGE_LINKS.endpointIngestQueue(12, 3, 44, 'site')).toBe(
+      '/edge/12/services/3/endpoints/44/ingestQueue?context=site',
+    );
+    expect(EDGE_LINKS.endpointIngestQueue(12, 3, 44, 'user', 'streams')).toBe(
+      '/edge/12/services/3/endpoints/44/ingestQueue?context=user&mode=streams&thumbsize=1.0',
+    );
+  });
+
   it('builds the arrivals and account ingest queue pages with their modes', () => {
     expect(EDGE_LINKS.arrivals(5)).toBe('/accounts/5/arrivals');
     expect(EDGE_LINKS.arrivals(5, 9)).toBe('/accounts/5/arrivals#9');

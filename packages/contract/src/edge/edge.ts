@@ -192,6 +192,26 @@ export const serviceCreateSchema = z.strictObject({
   id: z.union([z.string(), z.number()]).optional(),
 });
 
+/**
+ * A fail-over group a new service may join (`serviceGroupId` on create): the services of one type that share
+ * a group id, on edge servers the caller manages (GET /api/edgeServers/{id}/serviceGroups?typeId=).
+ */
+export const serviceGroupSchema = z.object({
+  serviceGroupId: z.number().int(),
+  services: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      edgeServerId: z.number().int(),
+      edgeServerName: z.string(),
+    }),
+  ),
+});
+export type ServiceGroup = z.infer<typeof serviceGroupSchema>;
+export const serviceGroupsQuerySchema = z.object({
+  typeId: z.string().min(1).max(60).describe('The service type of the new service'),
+});
+
 /** POST /api/services/{id}: the service, or `{ name }`. */
 export const serviceUpdateSchema = z.strictObject({
   id: idSchema.optional(),

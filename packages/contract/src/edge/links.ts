@@ -11,6 +11,15 @@ export const EDGE_LINKS = {
     `/edge/${edgeServerId}/services/${serviceId}/endpoints?context=${context}${endpointId ? `#/${endpointId}` : ''}`,
   edgeIngestQueue: (edgeServerId: number, context: EdgeContext, filter?: string) =>
     `/edge/${edgeServerId}/ingestQueue?context=${context}${filter ? `&filter=${encodeURIComponent(filter)}` : ''}#/forEdge/${edgeServerId}`,
+  /** The ingest queue of one endpoint (the queue area's endpoint id input, spec2 §1). */
+  endpointIngestQueue: (
+    edgeServerId: number,
+    serviceId: number,
+    endpointId: number,
+    context: EdgeContext,
+    mode?: IngestQueueMode,
+  ) =>
+    `/edge/${edgeServerId}/services/${serviceId}/endpoints/${endpointId}/ingestQueue?context=${context}${modeQuery(mode).replace('?', '&')}`,
   unprocessedFiles: (edgeServerId: number, context: EdgeContext) =>
     `/edge/${edgeServerId}/unprocessedFiles?context=${context}`,
   arrivals: (accountId: number, arrivalsFolderId?: number) =>

@@ -1,6 +1,6 @@
 /**
  * spec3 §5: first path segments that cannot be names (the spec's list), plus the product's own first
- * segments `config` and `assets`, which the server serves.
+ * segments `config`, `assets` and `furniture` (the icon sprites, spec3 §7), which the server serves.
  */
 export const RESERVED_FIRST_PATH_SEGMENTS: readonly string[] = [
   'admin',
@@ -35,6 +35,7 @@ export const RESERVED_FIRST_PATH_SEGMENTS: readonly string[] = [
   'cc',
   'config',
   'assets',
+  'furniture',
 ];
 
 const RESERVED = new Set(RESERVED_FIRST_PATH_SEGMENTS);

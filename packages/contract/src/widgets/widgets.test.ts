@@ -1,8 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dragStarted, intersects, selectionRect } from './drag-select.ts';
+import { ELLIPSIS_RESIZE_THROTTLE_MS, isTruncated } from './ellipsis.ts';
 import { PIE_RING_MAX_PROPORTION, ringArcPath, ringProportion } from './ring.ts';
-import { addTags, normaliseTag } from './tags.ts';
+import { TABLE_HEIGHT_OFFSET, TABLE_MIN_HEIGHT, TABLE_SIDEBAR_WIDTH, tableScrollHeight } from './table.ts';
+import {
+  addTags,
+  normaliseTag,
+  TAG_INPUT_DEBOUNCE_MS,
+  TAG_INPUT_MAX_TAGS,
+  tagSuggestions,
+  tagSuggestionsOfOptions,
+} from './tags.ts';
 
 describe('tag input rules', () => {
   it('turns spaces into dashes, splits on commas and keeps tags unique case-insensitively', () => {
@@ -60,5 +69,48 @@ describe('drag select', () => {
         );
       }),
     );
+  });
+});
+
+describe('tag input suggestions (spec3 §9: matches only)', () => {
+  it('shows the suggestions that contain what is typed, ignoring case, less the tags already chosen', () => {
+    const candidates = ['News', 'late news', 'Sport', 'newsroom', 'weather'];
+    expect(tagSuggestions(candidates, 'NEW', [])).toEqual(['News', 'late-news', 'newsroom']);
+    expect(tagSuggestions(candidates, 'new', ['news'])).toEqual(['late-news', 'newsroom']);
+    expect(tagSuggestions(candidates, 'late n', [])).toEqual(['late-news']);
+    expect(tagSuggestions(candidates, '  ', [])).toEqual([]);
+    expect(TAG_INPUT_DEBOUNCE_MS).toBe(100);
+    expect(TAG_INPUT_MAX_TAGS).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('never suggests a tag that does not match or is already chosen', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string()), fc.string(), fc.array(fc.string()), (candidates, typed, chosen) => {
+        const shown = tagSuggestions(candidates, typed, chosen);
+        const needle = normaliseTag(typed).toLowerCase();
+        const taken = new Set(chosen.map((tag) => tag.toLowerCase()));
+        return shown.every((tag) => tag.toLowerCase().includes(needle) && !taken.has(tag.toLowerCase()));
+      }),
+    );
+  });
+
+  it("takes a form item's suggestions from its options", () => {
+    expect(tagSuggestionsOfOptions({ suggestions: ['a', 2, 'b'] })).toEqual(['a', 'b']);
+    expect(tagSuggestionsOfOptions(undefined)).toEqual([]);
+  });
+});
+
+describe('ellipsis and table sizes (spec3 §9)', () => {
+  it('measures a text again at most every 250 ms and calls it cut when it is wider than its box', () => {
+    expect(ELLIPSIS_RESIZE_THROTTLE_MS).toBe(250);
+    expect(isTruncated({ scrollWidth: 240, clientWidth: 120 })).toBe(true);
+    expect(isTruncated({ scrollWidth: 120, clientWidth: 120 })).toBe(false);
+  });
+
+  it('makes a table body the window height less 200, beside a 50 px sidebar', () => {
+    expect(TABLE_HEIGHT_OFFSET).toBe(200);
+    expect(TABLE_SIDEBAR_WIDTH).toBe(50);
+    expect(tableScrollHeight(900)).toBe(700);
+    expect(tableScrollHeight(250)).toBe(TABLE_MIN_HEIGHT);
   });
 });

@@ -33,6 +33,7 @@ export {
   createService,
   getService,
   getServiceType,
+  listServiceGroups,
   listServices,
   listServiceTemplates,
   listServiceTypesOfEdge,

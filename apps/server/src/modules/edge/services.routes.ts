@@ -8,6 +8,8 @@ import {
   SERVICE_ACTIONS,
   SERVICE_QUERIES,
   serviceCreateSchema,
+  serviceGroupSchema,
+  serviceGroupsQuerySchema,
   serviceSchema,
   serviceSummarySchema,
   serviceTemplateSchema,
@@ -69,6 +71,28 @@ export const registerServiceRoutes = (fastify: FastifyInstance, ctx: AppContext)
           ctx,
           actor: requireActor(request),
           edgeServerId: request.params.id,
+        }),
+      ),
+  );
+  app.get(
+    '/edgeServers/:id/serviceGroups',
+    {
+      schema: {
+        tags,
+        description:
+          'The fail-over groups a new service of typeId on this edge server may join (serviceGroupId on create): services of that type on edge servers the caller manages, by group',
+        params: idParamSchema,
+        querystring: serviceGroupsQuerySchema,
+        response: { 200: resultsOf(z.array(serviceGroupSchema)) },
+      },
+    },
+    async (request) =>
+      results(
+        await services.listServiceGroups({
+          ctx,
+          actor: requireActor(request),
+          edgeServerId: request.params.id,
+          typeId: request.query.typeId,
         }),
       ),
   );

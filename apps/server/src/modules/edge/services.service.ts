@@ -3,6 +3,7 @@ import {
   EDGE_RULE_MESSAGES,
   findServiceType,
   MSG_QUERY_DATA_NOT_JSON,
+  type ServiceGroup,
   type ServiceOptions,
   type ServiceSummary,
   serviceSummaryDataSchema,
@@ -11,8 +12,9 @@ import {
 } from '@media/contract';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import { mayManageEdgeServer } from '../../platform/permissions.ts';
+import { managedSiteIds, mayManageEdgeServer } from '../../platform/permissions.ts';
 import { type Options, requireEdgeServer, requireService } from './access.ts';
+import { findGroupedServicesOfType } from './groups-repo.ts';
 import { publishEdgeWrite } from './live.ts';
 import { checkedServiceOptions } from './option-checks.ts';
 import { toActionResult, toService } from './presenters.ts';
@@ -66,6 +68,26 @@ export const getServiceType = (id: string) => {
 export const getService = async (options: Options & { id: number }) => {
   await requireService(options.ctx, options.actor, options.id);
   return loadService(options.ctx.db, options.id);
+};
+
+/**
+ * The fail-over groups a new service of this type on this edge server may join (serviceGroupId on create):
+ * services of the type on edge servers the caller manages, grouped by their group id.
+ */
+export const listServiceGroups = async (options: Options & { edgeServerId: number; typeId: string }) => {
+  const { ctx, actor, edgeServerId, typeId } = options;
+  const edge = await requireEdgeServer(ctx, actor, edgeServerId);
+  requireServiceType(edge.type, typeId);
+  const rows = await findGroupedServicesOfType(ctx.db, typeId, {
+    userId: actor.userId,
+    siteIds: await managedSiteIds(ctx.db, await actor.rights()),
+  });
+  const groups = new Map<number, ServiceGroup['services']>();
+  for (const { serviceGroupId, ...member } of rows)
+    groups.set(serviceGroupId, [...(groups.get(serviceGroupId) ?? []), member]);
+  return [...groups].map(
+    ([serviceGroupId, members]): ServiceGroup => ({ serviceGroupId, services: members }),
+  );
 };
 
 /** Creates a service; with serviceGroupId it joins that fail-over group, else it starts its own. */

@@ -39,6 +39,12 @@ const QUEUES = [
   { path: 'accounts', kind: 'account', who: "the account's managers" },
 ] as const;
 
+/** The queue of one endpoint (the queue area's endpoint id input, spec2 §1) reads and ranks like the others. */
+const ALL_QUEUES = [
+  ...QUEUES,
+  { path: 'endpoints', kind: 'endpoint', who: 'edge or account managers' },
+] as const;
+
 /**
  * Ingest calls send X-Api-Version (spec2 §7); a version this server does not support is a 400 code
  * apiversion (DESIGN.md). A call without the header is served, so an <img> can load a thumbnail.
@@ -54,10 +60,7 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['ingest queue'];
 
-  for (const queue of [
-    ...QUEUES,
-    { path: 'endpoints', kind: 'endpoint', who: 'edge or account managers' },
-  ] as const)
+  for (const queue of ALL_QUEUES)
     app.get(
       `/${queue.path}/:id/ingestQueueItems`,
       {
@@ -79,7 +82,7 @@ export const registerIngestRoutes = (fastify: FastifyInstance, ctx: AppContext, 
         }),
     );
 
-  for (const queue of QUEUES) {
+  for (const queue of ALL_QUEUES) {
     app.post(
       `/${queue.path}/:id/ingestQueueItemRanks`,
       {

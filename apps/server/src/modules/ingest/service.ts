@@ -266,7 +266,7 @@ export const setRanks = async ({
   owner,
   ranks,
 }: Call<{
-  owner: Exclude<QueueOwner, { kind: 'endpoint' }>;
+  owner: QueueOwner;
   ranks: { queueItemId: number; rank: number }[];
 }>) => {
   const { scope } = await requireQueue(ctx.db, actor, owner);
@@ -281,7 +281,9 @@ export const setRanks = async ({
       ? row.edgeServerId === scope.edgeServerId
       : 'arrivalsFolderId' in scope
         ? row.arrivalsFolderId === scope.arrivalsFolderId
-        : 'accountId' in scope && row.accountId === scope.accountId);
+        : 'accountId' in scope
+          ? row.accountId === scope.accountId
+          : row.endpointId === scope.endpointId);
   for (const entry of ranks)
     if (!inQueue(byId.get(entry.queueItemId)))
       throw badRequest(INGEST_MESSAGES.notInQueue(entry.queueItemId), {

@@ -1,4 +1,5 @@
 /** The media tree's public face (spec3 §3, §4, §7): one file per use case. */
+export { notHidden, treeAccess } from './access.ts';
 export { postNode, renameNode, savePermissions, setField } from './changes.ts';
 export { createNode } from './creation.ts';
 export { addIngestedMedia, arrivalsFolderPath } from './ingested.ts';

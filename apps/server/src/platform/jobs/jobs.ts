@@ -38,7 +38,8 @@ const MAINTENANCE_SECONDS = { postgres: 30, pglite: 10 * 60 };
 /** pg-boss takes a job for lost this long after its time limit (its own worker aborts it at the limit). */
 const EXPIRY_MARGIN_SECONDS = 15;
 const STOP_GRACE_MS = 5000;
-const BOSS_SCHEMA = 'pgboss';
+/** pg-boss's schema in the product's database. */
+export const BOSS_SCHEMA = 'pgboss';
 
 export const createJobs = async (options: {
   database: DatabaseHandle;

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Badge, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { type Account, CHANNELS, EDGE_LINKS } from '@media/contract';
+import { type Account, accountDashboardPath, CHANNELS, EDGE_LINKS } from '@media/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { accountByNameKey, useAccountByName } from '../../api/accounts.ts';
@@ -68,6 +68,9 @@ const AccountSettings = ({ account }: { account: Account }) => {
           </Button>
           <Button component={Link} to={`${accountSettingsPath(account.name)}media`} variant="default">
             Media
+          </Button>
+          <Button component={Link} to={accountDashboardPath(account.name)} variant="default">
+            Dashboard
           </Button>
           <Button component={Link} to={`${accountSettingsPath(account.name)}webupload`} variant="default">
             Web upload

@@ -157,7 +157,6 @@ export const AccountsTable = ({ siteId, canCreate }: { siteId?: number; canCreat
         window={window}
         onWindowChange={setWindow}
         resizable
-        height={560}
       />
       <Modal opened={cloning !== null} onClose={() => setCloning(null)} title="Clone account" centered>
         {/* Keyed by the source so every opening starts afresh; closing releases a held name. */}

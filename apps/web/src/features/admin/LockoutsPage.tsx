@@ -107,7 +107,6 @@ export const LockoutsPage = () => {
           setSelected([]);
         }}
         resizable
-        height={520}
       />
     </Stack>
   );

@@ -1,11 +1,18 @@
 import { Badge, Button, Group, Stack, Switch, TextInput } from '@mantine/core';
-import { ARRIVALS_MESSAGES, type Endpoint, type EndpointStatus, type EndpointType } from '@media/contract';
+import {
+  ARRIVALS_MESSAGES,
+  type EdgeContext,
+  type Endpoint,
+  type EndpointStatus,
+  type EndpointType,
+} from '@media/contract';
 import { useCreateEndpoint, useEndpointAction, useSaveEndpoint, useTrashEndpoint } from '../../api/edge.ts';
 import { confirmDialog } from '../../ui/dialogs.tsx';
 import { FormButtons } from '../../ui/FormButtons.tsx';
 import { notify } from '../../ui/notify.tsx';
 import { useSaveState } from '../../ui/useSaveState.ts';
 import { EditCard } from './EditCard.tsx';
+import { EndpointQueueLink, QueuedStreamsBadge } from './EndpointQueueLink.tsx';
 import { EndpointTargetFields } from './EndpointTargetFields.tsx';
 import { cardNameError, reasonOf } from './edge-page.ts';
 import {
@@ -57,6 +64,8 @@ export const EndpointStatusBadge = ({ status }: { status: EndpointStatus }) => (
 /** An endpoint card: name, account, arrivals folder, workflow, options and online, edited in place. */
 export const EndpointCard = (props: {
   serviceId: number;
+  /** The edge page's context, for the link to the endpoint's ingest queue. */
+  context: EdgeContext;
   typeId: string;
   type?: EndpointType;
   initial: EndpointForm;
@@ -151,6 +160,7 @@ export const EndpointCard = (props: {
             {type?.name ?? props.typeId}
           </Badge>
           {endpoint && <EndpointStatusBadge status={endpoint.status} />}
+          {endpoint?.category === 'stream' && <QueuedStreamsBadge endpoint={endpoint} />}
           {endpoint?.pendingSettings && (
             <Badge color="blue" variant="dot">
               Settings pending
@@ -161,6 +171,7 @@ export const EndpointCard = (props: {
       headerRight={
         endpoint && (
           <>
+            <EndpointQueueLink endpoint={endpoint} context={props.context} />
             <Button size="xs" variant="default" onClick={toggleEnabled} loading={action.isPending}>
               {endpoint.status === 'disabled' ? 'Enable' : 'Disable'}
             </Button>

@@ -22,7 +22,7 @@ const GROUPS: { category: EndpointCategory; title: string }[] = [
   { category: 'none', title: 'Other endpoints' },
 ];
 
-const Endpoints = ({ serviceId }: { serviceId: number }) => {
+const Endpoints = ({ serviceId, context }: { serviceId: number; context: EdgeContext }) => {
   const endpoints = useServiceEndpoints(serviceId);
   const types = useEndpointTypes(serviceId);
   const location = useLocation();
@@ -122,6 +122,7 @@ const Endpoints = ({ serviceId }: { serviceId: number }) => {
                 key={draft.id}
                 domId={`endpoint-${draft.id}`}
                 serviceId={serviceId}
+                context={context}
                 typeId={draft.typeId}
                 type={typeOf(draft.typeId)}
                 initial={draft.initial}
@@ -139,6 +140,7 @@ const Endpoints = ({ serviceId }: { serviceId: number }) => {
                 key={endpoint.id}
                 domId={`endpoint-${endpoint.id}`}
                 serviceId={serviceId}
+                context={context}
                 endpoint={endpoint}
                 typeId={endpoint.typeId}
                 type={typeOf(endpoint.typeId)}
@@ -176,7 +178,7 @@ const ServiceEndpoints = (props: { edgeServerId: number; serviceId: number; cont
             An error occurred while fetching the data: {service.error.message}
           </Alert>
         ) : (
-          <Endpoints serviceId={props.serviceId} />
+          <Endpoints serviceId={props.serviceId} context={props.context} />
         )
       }
     </EdgePageFrame>

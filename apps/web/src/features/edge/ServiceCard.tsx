@@ -7,6 +7,7 @@ import {
   type ServiceOptions,
   type ServiceType,
 } from '@media/contract';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { useCreateService, useSaveService, useServiceAction, useTrashService } from '../../api/edge.ts';
 import { confirmDialog } from '../../ui/dialogs.tsx';
@@ -16,6 +17,7 @@ import { useSaveState } from '../../ui/useSaveState.ts';
 import { EditCard } from './EditCard.tsx';
 import { cardNameError, reasonOf } from './edge-page.ts';
 import { OptionFields, requiredOptionsFilled } from './OptionFields.tsx';
+import { OWN_GROUP, ServiceGroupSelect, serviceGroupIdOf } from './ServiceGroupSelect.tsx';
 import { useFollowServerValues } from './useFollowServerValues.ts';
 
 export type ServiceForm = { name: string; options: ServiceOptions };
@@ -47,12 +49,14 @@ export const ServiceCard = (props: {
   const saveService = useSaveService();
   const trash = useTrashService();
   const serviceAction = useServiceAction();
+  // spec2 §3: serviceGroupId travels only on create.
+  const [group, setGroup] = useState(OWN_GROUP);
   const form = useSaveState(props.initial, {
     isNew: !service,
     save: async (value) => {
       const body = { name: value.name.trim(), typeId: props.typeId, options: value.options };
       if (!service) {
-        const created = await create.mutateAsync(body);
+        const created = await create.mutateAsync({ ...body, serviceGroupId: serviceGroupIdOf(group) });
         props.onCreated?.(created);
         return serviceForm(created, type);
       }
@@ -178,6 +182,14 @@ export const ServiceCard = (props: {
           error={form.dirty || !service ? nameError : undefined}
           onChange={(e) => form.setValue({ ...form.value, name: e.currentTarget.value })}
         />
+        {!service && (
+          <ServiceGroupSelect
+            edgeServerId={props.edgeServerId}
+            typeId={props.typeId}
+            value={group}
+            onChange={setGroup}
+          />
+        )}
         <OptionFields
           definitions={definitions}
           value={(option) => form.value.options[option]?.value}

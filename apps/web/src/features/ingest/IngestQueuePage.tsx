@@ -5,6 +5,7 @@ import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'reac
 import { useArrivalsFolderChoices } from '../../api/arrivals.ts';
 import { type QueueScope, useQueueEdgeServer } from '../../api/ingest.ts';
 import { AccountFrame } from '../arrivals/AccountFrame.tsx';
+import { EndpointQueue } from './EndpointQueue.tsx';
 import { IngestQueueView } from './IngestQueueView.tsx';
 import { readFilter, readMode, readThumbSize } from './queue-address.ts';
 
@@ -19,7 +20,8 @@ export const useEdgeContext = (): { context: EdgeContext } | { error: string } =
 };
 
 /**
- * The ingest queue page, one component for three addresses: `/edge/{edgeServerId}/ingestQueue`,
+ * The ingest queue page, one component for four addresses: `/edge/{edgeServerId}/ingestQueue`,
+ * `/edge/{edgeServerId}/services/{serviceId}/endpoints/{endpointId}/ingestQueue`,
  * `/accounts/{accountId}/arrivals/{arrivalsFolderId}/ingestQueue` and `/accounts/{accountId}/ingestQueue`,
  * each with `?mode=files|streams|unprocessed` and `thumbsize`.
  */
@@ -31,6 +33,7 @@ export const IngestQueuePage = () => {
   const mode = readMode(search.get('mode'));
   const thumbSize = readThumbSize(search.get('thumbsize'));
   const filter = readFilter(search.get('filter'));
+  const edgeContext = useEdgeContext();
 
   // The mode is part of the address, so a link or a reload shows the same view; the hash stays.
   const setMode = (next: IngestQueueMode | undefined) => {
@@ -53,6 +56,15 @@ export const IngestQueuePage = () => {
     />
   );
 
+  if (params.endpointId !== undefined) {
+    const context = edgeContext;
+    if ('error' in context) return invalid(context.error);
+    return (
+      <EndpointQueue endpointId={Number(params.endpointId)} context={context.context}>
+        {view}
+      </EndpointQueue>
+    );
+  }
   if (params.edgeServerId !== undefined)
     return <EdgeQueue edgeServerId={Number(params.edgeServerId)}>{view}</EdgeQueue>;
   const accountId = Number(params.accountId);

@@ -20,17 +20,19 @@ import {
   type IngestQueueMode,
   type IngestStatus,
   type ManualStatusChange,
-  manualStatusChanges,
   PAGE_SIZE_ALL,
   type PageWindow,
 } from '@media/contract';
 import { useCallback, useMemo, useState } from 'react';
 import { type QueueScope, useIngestQueue, useQueueEndpoints } from '../../api/ingest.ts';
 import { DataTable, type DataTableSort } from '../../ui/data-table/DataTable.tsx';
+import { commonStatusChanges } from './action-rules.ts';
 import { factsOf } from './ItemActionsMenu.tsx';
 import { EditNamesDialog, LogDialog, ScheduleDialog } from './ItemDialogs.tsx';
 import { useQueueColumns } from './QueueTable.tsx';
 import { filtersValue, kindsOfMode, thumbnailBox } from './queue-address.ts';
+import { useQueueActionRules, useQueuePriorityMap } from './queue-queries.ts';
+import { edgesEndpointIdsOf } from './queue-request.ts';
 import { UnprocessedFilesView } from './UnprocessedFilesView.tsx';
 import { useQueueActions } from './useQueueActions.ts';
 
@@ -46,15 +48,6 @@ export const MODE_CHOICES = [
 
 type SortKey = (typeof INGEST_SORT_KEYS)[number];
 const isSortKey = (id: string): id is SortKey => (INGEST_SORT_KEYS as readonly string[]).includes(id);
-
-/** The statuses every selected item may be set to, by the rules of spec2 §4. */
-const commonStatusChanges = (items: IngestQueueItem[]) => {
-  if (items.length === 0) return [];
-  const lists = items.map((item) => manualStatusChanges(factsOf(item)));
-  return (lists[0] ?? []).filter(
-    (to): to is IngestStatus => to !== 'abort' && lists.every((list) => list.includes(to)),
-  );
-};
 
 type Props = {
   scope: QueueScope;
@@ -98,15 +91,22 @@ const QueueItems = ({ scope, mode, thumbSize, initialStatuses = [], initialKinds
   const [statuses, setStatuses] = useState<string[]>(initialStatuses);
   const [search, setSearch] = useState('');
   const [extendedSearch, setExtendedSearch] = useState(false);
+  const [folderPriorityFirst, setFolderPriorityFirst] = useState(false);
   const [searchText] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const [sort, setSort] = useState<DataTableSort>(undefined);
   const [window, setWindow] = useState<PageWindow>({ startIndex: 0, pageSize: 50 });
   const [selected, setSelected] = useState<string[]>([]);
+  const [endpointIds, setEndpointIds] = useState<string[]>([]);
   const [editing, setEditing] = useState<IngestQueueItem | null>(null);
   const [logOf, setLogOf] = useState<IngestQueueItem | null>(null);
   const [scheduling, setScheduling] = useState<IngestQueueItem | null>(null);
 
   const filters = filtersValue(statuses, kindsOfMode(mode, initialKinds));
+  const endpoints = useQueueEndpoints(scope);
+  const rules = useQueueActionRules(scope).data;
+  // On request, an account's own order (rank) puts the items of higher-priority arrivals folders first.
+  const byRank = !sort || sort.id === 'rank';
+  const priorityMap = useQueuePriorityMap(scope, endpoints.data?.results);
   const queue = useIngestQueue(scope, {
     offset: window.startIndex,
     pageSize: window.pageSize === PAGE_SIZE_ALL ? MAX_PAGE : window.pageSize,
@@ -115,12 +115,14 @@ const QueueItems = ({ scope, mode, thumbSize, initialStatuses = [], initialKinds
     filters,
     search: searchText || undefined,
     extendedSearch: extendedSearch ? '1' : '0',
+    priorityMap: byRank && folderPriorityFirst ? priorityMap : undefined,
+    edgesEndpointIds: edgesEndpointIdsOf(endpointIds),
   });
   const actions = useQueueActions(scope);
   const onEdit = useCallback((item: IngestQueueItem) => setEditing(item), []);
   const onLog = useCallback((item: IngestQueueItem) => setLogOf(item), []);
   const onSchedule = useCallback((item: IngestQueueItem) => setScheduling(item), []);
-  const columns = useQueueColumns({ mode, thumbSize, actions, onEdit, onLog, onSchedule });
+  const columns = useQueueColumns({ mode, thumbSize, actions, rules, onEdit, onLog, onSchedule });
 
   // A new filter, search or page starts without a selection.
   const restart = () => {
@@ -133,7 +135,7 @@ const QueueItems = ({ scope, mode, thumbSize, initialStatuses = [], initialKinds
     () => rows.filter((item) => selected.includes(String(item.id))),
     [rows, selected],
   );
-  const bulkStatuses = commonStatusChanges(selectedItems);
+  const bulkStatuses = commonStatusChanges(rules, selectedItems, factsOf);
   const bulkTrashable =
     selectedItems.length > 0 &&
     selectedItems.every((item) => canTrash(factsOf(item)) && item.endpointId !== null);
@@ -159,6 +161,21 @@ const QueueItems = ({ scope, mode, thumbSize, initialStatuses = [], initialKinds
               restart();
             }}
           />
+          {scope.kind !== 'endpoint' && (
+            <MultiSelect
+              label="Endpoints"
+              placeholder={endpointIds.length === 0 ? 'Every endpoint' : undefined}
+              data={(endpoints.data?.results ?? []).map((e) => ({ value: String(e.id), label: e.name }))}
+              value={endpointIds}
+              clearable
+              searchable
+              w={240}
+              onChange={(next) => {
+                setEndpointIds(next);
+                restart();
+              }}
+            />
+          )}
           <TextInput
             label="Search"
             placeholder="Clip, reel or file name"
@@ -178,6 +195,18 @@ const QueueItems = ({ scope, mode, thumbSize, initialStatuses = [], initialKinds
               restart();
             }}
           />
+          {priorityMap && (
+            <Checkbox
+              mb={8}
+              label="Folder priority first"
+              checked={folderPriorityFirst}
+              disabled={!byRank}
+              onChange={(e) => {
+                setFolderPriorityFirst(e.currentTarget.checked);
+                restart();
+              }}
+            />
+          )}
         </Group>
         <Group gap="xs" align="center">
           {selectedItems.length > 0 && (

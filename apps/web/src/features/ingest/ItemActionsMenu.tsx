@@ -9,9 +9,9 @@ import {
   canTrash,
   hasLog,
   type IngestQueueItem,
-  manualStatusChanges,
   type QueueItemFacts,
 } from '@media/contract';
+import { allowsAction, type QueueActionRules, statusChangesOf } from './action-rules.ts';
 import type { useQueueActions } from './useQueueActions.ts';
 
 export const factsOf = (item: IngestQueueItem): QueueItemFacts => ({
@@ -21,29 +21,35 @@ export const factsOf = (item: IngestQueueItem): QueueItemFacts => ({
   endpointStatus: item.endpoint?.status ?? null,
 });
 
-/** The actions one item allows, strictly by the rules of spec2 §4. */
+/**
+ * The actions one item allows: the status changes and actions the queue's `…/ingestQueueItemActions` answer
+ * lists (fetched once and cached), each where the item's state allows it (spec2 §4).
+ */
 export const ItemActionsMenu = ({
   item,
   actions,
+  rules,
   onEdit,
   onLog,
   onSchedule,
 }: {
   item: IngestQueueItem;
   actions: ReturnType<typeof useQueueActions>;
+  rules: QueueActionRules | undefined;
   onEdit: () => void;
   onLog: () => void;
   onSchedule: () => void;
 }) => {
   const facts = factsOf(item);
-  const statuses = manualStatusChanges(facts).filter((to) => to !== 'abort');
+  const changes = statusChangesOf(rules, facts);
+  const statuses = changes.filter((to) => to !== 'abort');
   const entries = {
     sendToTop: canSendToTop(facts),
-    start: canStartStream(facts),
-    stop: canStopStream(facts),
-    abort: canAbort(facts),
+    start: allowsAction(rules, 'start') && canStartStream(facts),
+    stop: allowsAction(rules, 'stop') && canStopStream(facts),
+    abort: allowsAction(rules, 'abort') && changes.includes('abort') && canAbort(facts),
     edit: canEdit(facts),
-    schedule: canSchedule(facts),
+    schedule: allowsAction(rules, 'reschedule') && canSchedule(facts),
     log: hasLog(facts),
     trash: canTrash(facts),
   };

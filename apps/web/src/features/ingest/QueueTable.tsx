@@ -8,9 +8,10 @@ import {
 } from '@media/contract';
 import { AutoUpdatingImage } from '../../ui/AutoUpdatingImage.tsx';
 import type { DataTableColumn } from '../../ui/data-table/DataTable.tsx';
+import { IngestStatusBadge } from '../../ui/IngestStatusBadge.tsx';
+import type { QueueActionRules } from './action-rules.ts';
 import { ItemActionsMenu } from './ItemActionsMenu.tsx';
 import { thumbnailBox } from './queue-address.ts';
-import { IngestStatusBadge } from './StatusBadge.tsx';
 import type { useQueueActions } from './useQueueActions.ts';
 
 /** Dates in a smaller type, so a whole 'MMM dd YYYY HH:mm' fits its column. */
@@ -29,11 +30,13 @@ export const useQueueColumns = (props: {
   mode: IngestQueueMode | undefined;
   thumbSize: number;
   actions: ReturnType<typeof useQueueActions>;
+  /** The queue's `…/ingestQueueItemActions` answer. */
+  rules: QueueActionRules | undefined;
   onEdit: (item: IngestQueueItem) => void;
   onLog: (item: IngestQueueItem) => void;
   onSchedule: (item: IngestQueueItem) => void;
 }) => {
-  const { mode, thumbSize, actions, onEdit, onLog, onSchedule } = props;
+  const { mode, thumbSize, actions, rules, onEdit, onLog, onSchedule } = props;
   const box = thumbnailBox(mode, thumbSize);
   const columns: DataTableColumn<IngestQueueItem>[] = [
     {
@@ -158,6 +161,7 @@ export const useQueueColumns = (props: {
         <ItemActionsMenu
           item={item}
           actions={actions}
+          rules={rules}
           onEdit={() => onEdit(item)}
           onLog={() => onLog(item)}
           onSchedule={() => onSchedule(item)}

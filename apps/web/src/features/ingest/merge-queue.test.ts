@@ -78,7 +78,20 @@ describe('merging the changes since a queue page version', () => {
     ).toBeNull();
   });
 
-  it('asks for a refetch when the status of an item changed (a deleted item is still answered)', () => {
+  it('replaces an item whose status changed in place when it still matches the filters, without a refetch', () => {
+    const before = page([item(1), item(2, { status: 'ingesting', progress: 40 })]);
+    const merged = mergeQueueUpdate(
+      before,
+      page([item(2, { status: 'ingested', progress: null, proxyWidth: 640, proxyHeight: 360 })], 15),
+      [2],
+      'rank',
+    );
+    expect(merged?.results.map((i) => i.status)).toEqual(['queued', 'ingested']);
+    expect(merged?.results[0]).toBe(before.results[0]);
+    expect(merged?.version).toBe(15);
+  });
+
+  it('asks for a refetch when an item on the page was deleted (a deleted item is still answered)', () => {
     expect(
       mergeQueueUpdate(page([item(1), item(2)]), page([item(2, { status: 'deleted' })], 12), [2], 'rank'),
     ).toBeNull();

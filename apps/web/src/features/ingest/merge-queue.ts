@@ -7,10 +7,11 @@ const sortValue = (item: IngestQueueItem, sortKey: string) =>
 
 /**
  * Merges the items changed since a page's version (fetched with sinceVersion and the page's own filters)
- * into the page. Answers null when the page must be fetched again: a changed item that belongs to the
- * filter but is not on the page (new, or on another page), an item on the page that no longer matches
- * (or is gone), an item whose status changed (it may have left the filter), or an item whose sort value
- * changed, so that its place may have moved.
+ * into the page, item by item (spec2 §4 Realtime): a changed item still on the page replaces its row in place,
+ * a new status included, since the changes were read with the page's own filters. Answers null when the page
+ * must be fetched again: a changed item that belongs to the filter but is not on the page (new, or on another
+ * page), an item on the page that no longer matches or was deleted (the rows below it move up), or an item
+ * whose sort value changed, so that its place may have moved.
  */
 export const mergeQueueUpdate = (
   page: Page,
@@ -26,8 +27,8 @@ export const mergeQueueUpdate = (
     const after = fresh.get(id);
     if (!before && !after) continue;
     if (!before || !after) return null;
-    // A new status may take the item out of the page's filters (a deleted item is still answered).
-    if (before.status !== after.status) return null;
+    // An incremental read answers deleted items whatever the filters: the item has left the page.
+    if (after.status === 'deleted' && before.status !== 'deleted') return null;
     if (sortValue(before, sortKey) !== sortValue(after, sortKey)) return null;
   }
   return {

@@ -1,5 +1,5 @@
 import { Alert, Box, Checkbox, Group, LoadingOverlay, Table, Text, UnstyledButton } from '@mantine/core';
-import type { PageWindow } from '@media/contract';
+import { type PageWindow, TABLE_SIDEBAR_WIDTH, tableScrollHeight } from '@media/contract';
 import {
   type ColumnDef,
   type ColumnVisibilityState,
@@ -17,8 +17,10 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, useMemo, useRef, useState } from 'react';
 import { DragSelectArea } from '../DragSelectArea.tsx';
+import { ellipsisIfText } from '../Ellipsis.tsx';
 import { Paginator } from '../Paginator.tsx';
 import { OptionalColumnsMenu } from './OptionalColumnsMenu.tsx';
+import { useWindowHeight } from './useWindowHeight.ts';
 
 const features = tableFeatures({
   rowSelectionFeature,
@@ -60,7 +62,10 @@ export type DataTableProps<T extends RowData> = {
   window?: PageWindow;
   onWindowChange?: (window: PageWindow) => void;
   resizable?: boolean;
-  /** Height of the scrolling body; rows are virtualised inside it. */
+  /**
+   * Height of the scrolling body, for a table inside a card or a dialog; rows are virtualised inside it.
+   * Without it the body is the window's height less 200 px (spec3 §9), followed as the window is resized.
+   */
   height?: number;
   /** Height of every row, for rows taller than one line of text (thumbnails). */
   rowHeight?: number;
@@ -92,7 +97,8 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
         id: column.id,
         header: column.header,
         accessorFn: (row: T) => row,
-        cell: ({ row }) => column.cell(row.original),
+        // A text that does not fit ends in an ellipsis and shows in full as a tooltip (spec3 §9).
+        cell: ({ row }) => ellipsisIfText(column.cell(row.original)),
         enableSorting: column.sortable ?? false,
         // Rows are sorted by the server; the first press sorts ascending, whatever the cell holds.
         sortDescFirst: false,
@@ -129,6 +135,7 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
     onColumnSizingChange: setColumnSizing,
   });
 
+  const windowHeight = useWindowHeight();
   const scrollRef = useRef<HTMLDivElement>(null);
   const tableRows = table.getRowModel().rows;
   const virtualizer = useVirtualizer({
@@ -180,7 +187,7 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
         />
         <Box
           ref={scrollRef}
-          style={{ maxHeight: props.height ?? 600, overflow: 'auto' }}
+          style={{ maxHeight: props.height ?? tableScrollHeight(windowHeight), overflow: 'auto' }}
           data-testid="data-table-scroll"
         >
           <DragSelectArea
@@ -192,13 +199,16 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
               highlightOnHover
               stickyHeader
               layout="fixed"
-              style={{ width: '100%', minWidth: table.getTotalSize() + (selectable ? 44 : 0) }}
+              style={{
+                width: '100%',
+                minWidth: table.getTotalSize() + (selectable ? TABLE_SIDEBAR_WIDTH : 0),
+              }}
             >
               <Table.Thead>
                 {table.getHeaderGroups().map((group) => (
                   <Table.Tr key={group.id}>
                     {selectable && (
-                      <Table.Th w={44} key={SELECT_COLUMN}>
+                      <Table.Th style={{ width: TABLE_SIDEBAR_WIDTH }} key={SELECT_COLUMN}>
                         <Checkbox
                           aria-label="Select all"
                           checked={allSelected}

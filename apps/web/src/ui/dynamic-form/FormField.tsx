@@ -26,6 +26,7 @@ import {
   hasEmptyOption,
   inputKindOrError,
   selectOptions,
+  tagSuggestionsOfOptions,
 } from '@media/contract';
 import type { ReactNode } from 'react';
 import { TagInput } from '../TagInput.tsx';
@@ -252,6 +253,7 @@ export const FormField = (props: FieldProps) => {
         <TagInput
           {...common(props)}
           placeholder={item.placeholder}
+          suggestions={tagSuggestionsOfOptions(item.options)}
           value={list(value)}
           onChange={(next) => props.onChange(next)}
         />
