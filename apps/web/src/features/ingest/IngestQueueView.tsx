@@ -276,7 +276,6 @@ const QueueItems = ({ scope, mode, thumbSize, initialStatuses = [], initialKinds
             setSelected([]);
           }}
           rowHeight={Math.max(36, box.height + 10)}
-          height={620}
         />
       )}
       <EditNamesDialog item={editing} onClose={() => setEditing(null)} />

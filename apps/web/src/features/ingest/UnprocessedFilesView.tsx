@@ -161,7 +161,6 @@ export const UnprocessedFilesView = ({
           onSelectionChange={setSelected}
           window={window}
           onWindowChange={setWindow}
-          height={560}
         />
       )}
     </Stack>
