@@ -7,4 +7,6 @@ export type { MediaProbe } from './probe.ts';
 export { probe } from './probe.ts';
 export type { ProxyJob } from './proxy.ts';
 export { makeProxy, proxyArguments } from './proxy.ts';
+export type { RenderJob, RenderPiece } from './render.ts';
+export { renderEdl, renderedDuration, renderFilter } from './render.ts';
 export { makeFilmstrip, makePoster } from './thumbs.ts';

@@ -1,6 +1,6 @@
 import type { ProxyPlan } from '@media/contract';
 import { writeAtomically } from './files.ts';
-import { runTool } from './run.ts';
+import { progressReader, runTool } from './run.ts';
 import {
   FILMSTRIP_FRAMES,
   FILMSTRIP_WIDTH,
@@ -37,6 +37,25 @@ export type ProxyJob = {
 
 type Outputs = { proxy: string; poster?: string; filmstrip?: string };
 
+/** The proxy's picture encoding (H.264 high, yuv420p, CRF 23) at a frame rate; clips are rendered the same. */
+export const h264Arguments = (fps: number) => [
+  '-r',
+  String(fps),
+  '-c:v',
+  'libx264',
+  '-preset',
+  'veryfast',
+  '-profile:v',
+  'high',
+  '-pix_fmt',
+  'yuv420p',
+  '-crf',
+  '23',
+];
+
+/** The proxy's sound encoding: AAC stereo at 128 kb/s. */
+export const AAC_ARGUMENTS = ['-c:a', 'aac', '-b:a', '128k', '-ac', '2'];
+
 /**
  * The ffmpeg arguments of a proxy (also used by the ingest benchmark to time bare ffmpeg), with the poster
  * and filmstrip outputs when `outputs` names them.
@@ -48,20 +67,7 @@ export const proxyArguments = (job: Omit<ProxyJob, 'signal' | 'onProgress'>, out
   const picture = `scale=${plan.contentWidth}:${plan.contentHeight},pad=${plan.width}:${plan.height}:(ow-iw)/2:(oh-ih)/2,setsar=1`;
   const { poster, filmstrip } = outputs;
   const thumbnails = video && poster && filmstrip;
-  const encode = [
-    '-r',
-    String(plan.fps),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-profile:v',
-    'high',
-    '-pix_fmt',
-    'yuv420p',
-    '-crf',
-    '23',
-  ];
+  const encode = h264Arguments(plan.fps);
   return [
     '-hide_banner',
     '-nostdin',
@@ -82,7 +88,7 @@ export const proxyArguments = (job: Omit<ProxyJob, 'signal' | 'onProgress'>, out
       : video
         ? ['-map', '0:v:0', '-vf', picture, ...encode]
         : ['-vn']),
-    ...(audio ? ['-map', '0:a:0', '-c:a', 'aac', '-b:a', '128k', '-ac', '2'] : ['-an']),
+    ...(audio ? ['-map', '0:a:0', ...AAC_ARGUMENTS] : ['-an']),
     '-movflags',
     '+faststart',
     '-f',
@@ -107,20 +113,7 @@ export const proxyArguments = (job: Omit<ProxyJob, 'signal' | 'onProgress'>, out
  * audio-only MP4. Rejects with ffmpeg's last lines of stderr when it fails, leaving none of its outputs.
  */
 export const makeProxy = async (job: ProxyJob): Promise<void> => {
-  let lastReport = 0;
-  let progressText = '';
-  const onStdout = (chunk: string) => {
-    if (!job.onProgress || !job.duration) return;
-    progressText = (progressText + chunk).slice(-4000);
-    const matches = [...progressText.matchAll(/out_time_us=(\d+)/g)];
-    const last = matches.at(-1)?.[1];
-    if (!last) return;
-    const now = Date.now();
-    if (now - lastReport < 250) return;
-    lastReport = now;
-    const percent = Math.min(99, Math.max(0, Math.floor((Number(last) / 1e6 / job.duration) * 100)));
-    job.onProgress(percent);
-  };
+  const onStdout = progressReader(job.duration, job.onProgress);
   const run = (outputs: Outputs) =>
     runTool('ffmpeg', ['-progress', 'pipe:1', '-nostats', ...proxyArguments(job, outputs)], {
       signal: job.signal,

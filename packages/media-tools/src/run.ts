@@ -58,3 +58,25 @@ export const runTool = (
         );
     });
   });
+
+/**
+ * Reads ffmpeg's `-progress pipe:1` output and reports the percentage of `duration` (seconds) done, at most
+ * four times a second and never 100 (the caller says 100 when the file is in place).
+ */
+export const progressReader = (
+  duration: number | null,
+  onProgress: ((percent: number) => void) | undefined,
+) => {
+  let lastReport = 0;
+  let progressText = '';
+  return (chunk: string) => {
+    if (!onProgress || !duration) return;
+    progressText = (progressText + chunk).slice(-4000);
+    const last = [...progressText.matchAll(/out_time_us=(\d+)/g)].at(-1)?.[1];
+    if (!last) return;
+    const now = Date.now();
+    if (now - lastReport < 250) return;
+    lastReport = now;
+    onProgress(Math.min(99, Math.max(0, Math.floor((Number(last) / 1e6 / duration) * 100))));
+  };
+};
