@@ -17,6 +17,7 @@ import { translateUniqueViolation } from '../../platform/db/errors.ts';
 import { AppError, badRequest, conflict, forbidden } from '../../platform/errors.ts';
 import { storeStream } from '../../platform/storage.ts';
 import { hiddenPaths, requireNodeAt } from './access.ts';
+import { clipRenderQueue } from './clip-render.ts';
 import { presentNode } from './presenter.ts';
 import * as repo from './repo.ts';
 import { media, nodes, thumbs } from './tables.ts';
@@ -123,9 +124,12 @@ export const createNode = async ({ ctx, actor, create }: Call<{ create: NodeCrea
               edl,
               fps: edl.fps,
               duration: edlDuration(edl),
+              // Playable once its file is rendered (clipRenderQueue, sent below in this transaction).
+              status: 'processing',
             })
             .returning({ id: media.id })
         : [];
+      if (edlMedia) await ctx.jobs.send(tx, clipRenderQueue, [{ mediaId: edlMedia.id }]);
       const [row] = await tx
         .insert(nodes)
         .values({

@@ -116,3 +116,14 @@ export const findMetadataOfMedia = async (db: DbOrTx, accountId: number, mediaId
     .orderBy(nodes.mediaId, asc(nodes.id));
   return new Map(rows.map((row) => [row.mediaId as number, row.metadata]));
 };
+
+/** The stored proxies of an account's media by id (the pieces of an edl to render). */
+export const findMediaFiles = (db: DbOrTx, accountId: number, ids: number[]) =>
+  db
+    .select({ id: media.id, storagePath: media.storagePath, width: media.width, height: media.height })
+    .from(media)
+    .where(and(eq(media.accountId, accountId), inArray(media.id, ids)));
+
+/** The nodes that show a media (their live updates follow the media's changes). */
+export const findNodeIdsOfMedia = async (db: DbOrTx, mediaId: number) =>
+  (await db.select({ id: nodes.id }).from(nodes).where(eq(nodes.mediaId, mediaId))).map((row) => row.id);
