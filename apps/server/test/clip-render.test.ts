@@ -3,14 +3,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { MediaNode } from '@media/contract';
+import type { EdlSource, EdlVersion, MediaNode } from '@media/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { media } from '../src/modules/nodes/tables.ts';
+import { grantAccountAccess, makeUser } from '../src/seed/factories.ts';
 import { makeMediaRow, makeNodeRow } from '../src/seed/node-factories.ts';
 import { ffprobe, makeClip, videoOf } from './agent-ingest-world.ts';
-import { buildTestApp, eventually, makeWorld, type TestApp, testDriver, type World } from './harness.ts';
-import { postNodes } from './nodes-world.ts';
+import {
+  buildTestApp,
+  eventually,
+  makeWorld,
+  type TestApp,
+  type TestClient,
+  testDriver,
+  type World,
+} from './harness.ts';
+import { postNodes, VERSION_HEADERS } from './nodes-world.ts';
 
 /**
  * Clips and sequences as media (issue 15 item 5): saving an edl sends a job that renders it into one
@@ -54,6 +63,20 @@ describe(`clips render into playable files (${testDriver()})`, () => {
   const settled = async (mediaId: number) => {
     await eventually(async () => (await clipMedia(mediaId))?.status !== 'processing', 60_000);
     return clipMedia(mediaId);
+  };
+  const framesOf = async (url: string, name: string) => {
+    const served = await w.editor.client.get(url);
+    expect(served.status).toBe(200);
+    const file = path.join(work, name);
+    fs.writeFileSync(file, served.raw.rawPayload);
+    return Number(
+      execFileSync('ffprobe', [
+        ...['-v', 'error', '-count_frames', '-select_streams', 'v:0'],
+        ...['-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file],
+      ])
+        .toString()
+        .trim(),
+    );
   };
   const save = (name: string, events: { mediaId: number; inFrame: number; outFrame: number }[]) =>
     postNodes<{ results: MediaNode }>(w.editor.client, '/api/nodes', {
@@ -127,5 +150,87 @@ describe(`clips render into playable files (${testDriver()})`, () => {
     );
     expect(done?.storagePath).toBeNull();
     expect((await w.editor.client.get(`/api/media/${mediaId}/content`)).status).toBe(404);
+  });
+  it('saves a clip again: the replaced edl is kept, the clip renders again, the old file goes', async () => {
+    const [wide] = proxies as [{ id: number }];
+    const saved = await save('Cut', [{ mediaId: wide.id, inFrame: 0, outFrame: 25 }]);
+    const mediaId = saved.body.results.mediaId as number;
+    const first = await settled(mediaId);
+    expect(await framesOf(`/api/edls/${mediaId}/content`, 'cut-1.mp4')).toBe(25);
+    const path = `/${w.account.name}/Cut`;
+
+    const again = await w.editor.client.post(
+      `/api/media/${mediaId}/data?path=${encodeURIComponent(path)}`,
+      { edl: { id: mediaId, fps: 25, events: [{ mediaId: wide.id, inFrame: 25, outFrame: 75 }] } },
+      { headers: VERSION_HEADERS },
+    );
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    const second = await settled(mediaId);
+    expect(second?.status).toBe('ready');
+    expect(second?.storagePath).not.toBe(first?.storagePath);
+    expect(await t.ctx.storage.stat(first?.storagePath as string).catch(() => undefined)).toBeUndefined();
+    expect(await framesOf(`/api/media/${mediaId}/content?accountId=${w.account.id}`, 'cut-2.mp4')).toBe(50);
+
+    const versions = await w.editor.client.get<{ results: EdlVersion[] }>(
+      `/api/edls/${mediaId}/previousVersions?path=${encodeURIComponent(path)}`,
+    );
+    expect(versions.status).toBe(200);
+    expect(versions.body.results).toEqual([
+      {
+        version: 1,
+        edl: { id: mediaId, fps: 25, events: [{ mediaId: wide.id, inFrame: 0, outFrame: 25 }] },
+        duration: 1,
+        replacedTime: expect.any(String),
+        replacedBy: w.editor.user.username,
+      },
+    ]);
+    const sources = await w.editor.client.get<{ results: EdlSource[] }>(
+      `/api/edls/${mediaId}/sources?accountId=${w.account.id}`,
+    );
+    expect(sources.body.results).toEqual([
+      { mediaId: wide.id, name: 'wide', duration: 3, fps: 25, width: 320, height: 180 },
+    ]);
+  });
+
+  it('refuses bad edls (400), those who may not edit (403) and what is not a clip there (404), changing nothing', async () => {
+    const [wide] = proxies as [{ id: number }];
+    const saved = await save('Kept', [{ mediaId: wide.id, inFrame: 0, outFrame: 10 }]);
+    const mediaId = saved.body.results.mediaId as number;
+    await settled(mediaId);
+    const path = encodeURIComponent(`/${w.account.name}/Kept`);
+    const post = (who: TestClient, id: number, query: string, body: unknown) =>
+      who.post(`/api/media/${id}/data?${query}`, body, { headers: VERSION_HEADERS });
+    const edl = (id: number) => ({ edl: { fps: 25, events: [{ mediaId: id, inFrame: 0, outFrame: 5 }] } });
+    const theirs = await makeMediaRow(t.ctx.db, { accountId: w.otherAccount.id, name: 'theirs' });
+
+    expect(
+      (await post(w.editor.client, mediaId, `path=${path}`, { edl: { fps: 25, events: [] } })).status,
+    ).toBe(400);
+    expect((await post(w.editor.client, mediaId, `path=${path}`, { ...edl(wide.id), extra: 1 })).status).toBe(
+      400,
+    );
+    expect((await post(w.editor.client, mediaId, `path=${path}`, edl(theirs.id))).status).toBe(400);
+    expect((await post(w.editor.client, mediaId, 'path=', edl(wide.id))).status).toBe(400);
+    expect((await post(w.outsider.client, mediaId, `path=${path}`, edl(wide.id))).status).toBe(404);
+    const viewer = await makeUser(t.ctx.db);
+    await grantAccountAccess(t.ctx.db, viewer.id, w.account.id, 'Viewer');
+    const viewerClient = await t.client().signIn(viewer.username, viewer.password as string);
+    expect((await post(viewerClient, mediaId, `path=${path}`, edl(wide.id))).status).toBe(403);
+    // The viewer reads what the clip is made of.
+    expect((await viewerClient.get(`/api/edls/${mediaId}/sources`)).status).toBe(200);
+    // Another media than the clip at the path, an unknown one, a source's media, another account's id.
+    expect((await post(w.editor.client, wide.id, `path=${path}`, edl(wide.id))).status).toBe(404);
+    expect((await post(w.editor.client, 999_999, `path=${path}`, edl(wide.id))).status).toBe(404);
+    expect((await w.editor.client.get(`/api/edls/${wide.id}/sources`)).status).toBe(404);
+    expect((await w.editor.client.get(`/api/edls/999999/content`)).status).toBe(404);
+    expect(
+      (await w.editor.client.get(`/api/edls/${mediaId}/sources?accountId=${w.otherAccount.id}`)).status,
+    ).toBe(404);
+    expect((await w.editor.client.get(`/api/edls/x/sources`)).status).toBe(400);
+    const versions = await w.editor.client.get<{ results: EdlVersion[] }>(
+      `/api/edls/${mediaId}/previousVersions?path=${path}`,
+    );
+    expect(versions.body.results).toEqual([]);
+    expect((await clipMedia(mediaId))?.edl?.events).toEqual([{ mediaId: wide.id, inFrame: 0, outFrame: 10 }]);
   });
 });

@@ -271,6 +271,33 @@ export const nodeCreateSchema = z.strictObject({
   thumbPoint: z.number().min(0).optional(),
   edl: edlSchema.optional(),
 });
+/** POST /api/media/{id}/data?path=: a clip's or sequence's new edl; the one it replaces is kept (spec3 §7). */
+export const edlDataSchema = z.strictObject({ edl: edlSchema });
+export const edlDataQuerySchema = z.object({ path: nodePathSchema, accountId: idTextSchema.optional() });
+/** GET /api/edls/{id}/previousVersions?path=. */
+export const edlVersionsQuerySchema = z.object({ path: nodePathSchema });
+
+/** One piece of media an edl plays parts of (GET /api/edls/{id}/sources), in the edl's order. */
+export const edlSourceSchema = z.object({
+  mediaId: z.number().int(),
+  name: z.string(),
+  duration: z.number().nullable(),
+  fps: z.number().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+});
+export type EdlSource = z.infer<typeof edlSourceSchema>;
+
+/** An edl a later save replaced (GET /api/edls/{id}/previousVersions), newest first. */
+export const edlVersionSchema = z.object({
+  version: z.number().int().describe('1 for the first edl saved'),
+  edl: edlSchema,
+  duration: z.number().nullable(),
+  replacedTime: z.string().describe('ISO 8601: when a save replaced it'),
+  replacedBy: z.string().nullable().describe('The user name of who replaced it'),
+});
+export type EdlVersion = z.infer<typeof edlVersionSchema>;
+
 /** POST /api/nodes: set one metadata field (key, accountId, path). */
 export const nodeFieldSchema = z.strictObject({
   key: z.string().trim().min(1).max(100),

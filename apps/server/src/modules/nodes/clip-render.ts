@@ -121,6 +121,9 @@ const renderClip = async (ctx: AppContext, job: Job<{ mediaId: number }>) => {
       })
       .where(eq(media.id, clip.id));
     storedKey = undefined;
+    // A clip saved again (saveEdlData) had a file of its former edl: nothing points at it any more.
+    if (clip.storagePath && clip.storagePath !== key)
+      await ctx.storage.remove(clip.storagePath).catch(() => undefined);
     await publishMedia(ctx, accountId, clip.id);
   } catch (error) {
     if (job.retryCount >= clipRenderQueue.retryLimit && !job.stopping())

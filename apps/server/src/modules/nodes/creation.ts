@@ -13,6 +13,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
+import type { DbOrTx } from '../../platform/db/client.ts';
 import { translateUniqueViolation } from '../../platform/db/errors.ts';
 import { AppError, badRequest, conflict, forbidden } from '../../platform/errors.ts';
 import { storeStream } from '../../platform/storage.ts';
@@ -54,7 +55,17 @@ const readThumb = async (data: string) => {
   }
 };
 
-const edlDuration = (edl: Edl) =>
+/** Every piece of the edl is media of the account (400 otherwise). */
+export const requireAccountMedia = async (db: DbOrTx, accountId: number, edl: Edl) => {
+  const ids = [...new Set(edl.events.map((event) => event.mediaId))];
+  const found = await db
+    .select({ id: media.id })
+    .from(media)
+    .where(and(eq(media.accountId, accountId), inArray(media.id, ids)));
+  if (found.length !== ids.length) throw badRequest(EDL_FOREIGN_MEDIA, { edl: EDL_FOREIGN_MEDIA });
+};
+
+export const edlDuration = (edl: Edl) =>
   edl.events.reduce((total, event) => total + (event.outFrame - event.inFrame) / edl.fps, 0);
 
 /** What a clip or a sequence gathers from the nodes of its pieces of media (spec3 §9 accumulate keys). */
@@ -86,12 +97,7 @@ export const createNode = async ({ ctx, actor, create }: Call<{ create: NodeCrea
   const edl = create.type === 'folder' ? undefined : create.edl;
   if (create.type !== 'folder') {
     if (!edl) throw badRequest(EDL_REQUIRED, { edl: EDL_REQUIRED });
-    const ids = [...new Set(edl.events.map((event) => event.mediaId))];
-    const found = await ctx.db
-      .select({ id: media.id })
-      .from(media)
-      .where(and(eq(media.accountId, accountId), inArray(media.id, ids)));
-    if (found.length !== ids.length) throw badRequest(EDL_FOREIGN_MEDIA, { edl: EDL_FOREIGN_MEDIA });
+    await requireAccountMedia(ctx.db, accountId, edl);
   }
   const metadata = edl ? await sourcesMetadata(ctx, accountId, edl) : {};
   const image = create.thumb ? await readThumb(create.thumb.data) : undefined;

@@ -22,7 +22,7 @@ const viewerAccess = async (ctx: AppContext, actor: Actor, accountId: number, th
   throw notFound(thing);
 };
 
-const requireMedia = async (ctx: AppContext, actor: Actor, id: number) => {
+export const requireMedia = async (ctx: AppContext, actor: Actor, id: number) => {
   const row = await repo.findMedia(ctx.db, id);
   if (!row) throw notFound('Media');
   return { row, access: await viewerAccess(ctx, actor, row.accountId, 'Media') };

@@ -117,10 +117,18 @@ export const findMetadataOfMedia = async (db: DbOrTx, accountId: number, mediaId
   return new Map(rows.map((row) => [row.mediaId as number, row.metadata]));
 };
 
-/** The stored proxies of an account's media by id (the pieces of an edl to render). */
+/** An account's media by id with their files and picture (the pieces of an edl). */
 export const findMediaFiles = (db: DbOrTx, accountId: number, ids: number[]) =>
   db
-    .select({ id: media.id, storagePath: media.storagePath, width: media.width, height: media.height })
+    .select({
+      id: media.id,
+      name: media.name,
+      storagePath: media.storagePath,
+      width: media.width,
+      height: media.height,
+      duration: media.duration,
+      fps: media.fps,
+    })
     .from(media)
     .where(and(eq(media.accountId, accountId), inArray(media.id, ids)));
 

@@ -2,6 +2,11 @@ import {
   API_VERSION_HEADER,
   API_VERSIONS,
   ERROR_CODES,
+  edlDataQuerySchema,
+  edlDataSchema,
+  edlSourceSchema,
+  edlVersionSchema,
+  edlVersionsQuerySchema,
   idParamSchema,
   idTextSchema,
   MSG_API_VERSION,
@@ -144,6 +149,99 @@ export const registerNodeRoutes = (fastify: FastifyInstance, ctx: AppContext, _s
       });
       return sendStoredContent(reply, answer);
     },
+  );
+  app.get(
+    '/edls/:id/sources',
+    {
+      onRequest: checkApiVersion,
+      schema: {
+        tags,
+        description: "The media a clip's or sequence's pieces play parts of, in edl order (viewers)",
+        params: idParamSchema,
+        querystring: contentQuerySchema,
+        response: { 200: resultsOf(z.array(edlSourceSchema)) },
+      },
+    },
+    async (request) =>
+      results(
+        await service.edlSources({
+          ctx,
+          actor: requireActor(request),
+          id: request.params.id,
+          accountId: request.query.accountId,
+        }),
+      ),
+  );
+  app.get(
+    '/edls/:id/content',
+    {
+      onRequest: checkApiVersion,
+      schema: {
+        tags,
+        description: "A clip's or sequence's rendered file, with byte ranges (viewers); 404 until rendered",
+        params: idParamSchema,
+        querystring: contentQuerySchema,
+      },
+    },
+    async (request, reply) =>
+      sendStoredContent(
+        reply,
+        await service.edlFile({
+          ctx,
+          actor: requireActor(request),
+          id: request.params.id,
+          accountId: request.query.accountId,
+          request: contentRequestOf(request),
+        }),
+      ),
+  );
+  app.get(
+    '/edls/:id/previousVersions',
+    {
+      onRequest: checkApiVersion,
+      schema: {
+        tags,
+        description: 'The edls that later saves of the clip at path replaced, newest first (viewers)',
+        params: idParamSchema,
+        querystring: edlVersionsQuerySchema,
+        response: { 200: resultsOf(z.array(edlVersionSchema)) },
+      },
+    },
+    async (request) =>
+      results(
+        await service.edlPreviousVersions({
+          ctx,
+          actor: requireActor(request),
+          id: request.params.id,
+          path: request.query.path,
+        }),
+      ),
+  );
+  app.post(
+    '/media/:id/data',
+    {
+      onRequest: checkApiVersion,
+      schema: {
+        tags,
+        description:
+          'Save a new edl for the clip or sequence at path (editors there); the replaced edl is kept and the clip rendered again',
+        params: idParamSchema,
+        querystring: edlDataQuerySchema,
+        body: edlDataSchema,
+        response: { 200: resultsOf(nodeSchema) },
+      },
+    },
+    async (request) =>
+      results(
+        await service.saveEdlData({
+          ctx,
+          actor: requireActor(request),
+          id: request.params.id,
+          path: request.query.path,
+          accountId: request.query.accountId,
+          edl: request.body.edl,
+        }),
+      ),
   );
   app.get(
     '/thumbs/:thumbId/image.jpg',

@@ -56,6 +56,22 @@ export const media = pgTable(
   ],
 );
 
+/** The edls of a clip or sequence that later saves replaced (GET /api/edls/{id}/previousVersions). */
+export const edlVersions = pgTable(
+  'edl_versions',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    mediaId: integer()
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    edl: jsonb().$type<Edl>().notNull(),
+    duration: doublePrecision(),
+    replacedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    replacedBy: integer().references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('edl_versions_media_idx').on(t.mediaId, t.id)],
+);
+
 /** Thumbnails served at /api/thumbs/{thumbId}/image.jpg (spec3 §3). */
 export const thumbs = pgTable(
   'thumbs',
