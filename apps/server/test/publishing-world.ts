@@ -72,7 +72,7 @@ export const listButtons = async (
 export const addPublishes = async (t: TestApp, buttonId: number, accountId: number, count: number) => {
   await t.ctx.db
     .insert(publishes)
-    .values(Array.from({ length: count }, () => ({ buttonId, accountId, status: 'done' })));
+    .values(Array.from({ length: count }, () => ({ buttonId, accountId, status: 'done' as const })));
 };
 
 /** The ids announced on a live channel so far. */

@@ -56,6 +56,7 @@ export * from './player/player.ts';
 export * from './publishing/catalogue.ts';
 export * from './publishing/network.ts';
 export * from './publishing/publishing.ts';
+export * from './publishing/runs.ts';
 export * from './rights/rights.ts';
 export * from './save-state/save-state.ts';
 export * from './uploads/uploads.ts';

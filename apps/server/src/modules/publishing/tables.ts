@@ -1,4 +1,10 @@
-import type { Phase, PublishLocationRef, RoleRestriction } from '@media/contract';
+import {
+  type Phase,
+  PUBLISH_STATUSES,
+  type PublishLocationRef,
+  type PublishOutput,
+  type RoleRestriction,
+} from '@media/contract';
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -13,6 +19,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { nodes } from '../nodes/tables.ts';
 import { accounts, sites } from '../organisation/tables.ts';
+import { users } from '../users/tables.ts';
 
 /** An icon of an account's or a site's publishing buttons (exactly one of the two owns it). */
 export const publishIcons = pgTable(
@@ -77,9 +84,18 @@ export const publishes = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     nodeId: integer().references((): AnyPgColumn => nodes.id, { onDelete: 'set null' }),
-    status: text().notNull().default('queued'),
+    /** Who published (notified when it ends). */
+    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    status: text({ enum: PUBLISH_STATUSES }).notNull().default('queued'),
+    progress: integer(),
+    /** What the run did, a line per step, for the published item's log. */
+    log: jsonb().$type<string[]>().notNull().default([]),
+    outputs: jsonb().$type<PublishOutput[]>().notNull().default([]),
+    error: text(),
     options: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp({ withTimezone: true }),
+    finishedAt: timestamp({ withTimezone: true }),
     /** In the Recycle Bin since then (a trashed button sends its items there). */
     deletedAt: timestamp({ withTimezone: true }),
   },

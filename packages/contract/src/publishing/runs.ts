@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { publishModule } from './catalogue.ts';
+import type { NetworkNode, Phase } from './publishing.ts';
+
+/** DESIGN "Publishing": one run of a button on one node. */
+export const PUBLISH_STATUSES = ['queued', 'running', 'done', 'failed', 'deleted'] as const;
+export type PublishStatus = (typeof PUBLISH_STATUSES)[number];
+
+/** Where a destination module put the result (a folder path, a URL, a video id). */
+export const publishOutputSchema = z.object({ moduleId: z.string(), location: z.string() });
+export type PublishOutput = z.infer<typeof publishOutputSchema>;
+
+/** A published item (GET /api/publishButtons/{id}/publishes, GET /api/publishes/{id}). */
+export const publishSchema = z.object({
+  id: z.number().int(),
+  buttonId: z.number().int(),
+  accountId: z.number().int(),
+  nodeId: z.number().int().nullable(),
+  status: z.enum(PUBLISH_STATUSES),
+  progress: z.number().int().min(0).max(100).nullable(),
+  log: z.array(z.string()),
+  outputs: z.array(publishOutputSchema),
+  error: z.string().nullable(),
+  options: z.record(z.string(), z.unknown()),
+  createdTime: z.string(),
+  startedTime: z.string().nullable(),
+  finishedTime: z.string().nullable(),
+});
+export type Publish = z.infer<typeof publishSchema>;
+
+export const PUBLISH_RUN_MESSAGES = {
+  noSource: 'The node has no media file to publish',
+  notRendered: 'The clip is not rendered yet',
+  unknownModule: (moduleId: string) => `The module ${moduleId} is not installed`,
+  cannotRunYet: (name: string) => `This cloud cannot run the module ${name} yet`,
+  chainBroken: (destination: string) => `Nothing feeds the destination ${destination}`,
+} as const;
+
+/** One destination with the processes that make its file, in the order they run (source first). */
+export type PublishChain = { destination: NetworkNode; processes: NetworkNode[] };
+/** What a run of a phase does: each chain, then the post modules. */
+export type PublishRunPlan = { chains: PublishChain[]; post: NetworkNode[]; problems: string[] };
+
+/**
+ * The order a phase's network runs in (DESIGN "Publishing": the network decides the order): for the primary
+ * and each secondary network, the process nodes from the source towards the destination, following the
+ * connections back from the destination; then the post nodes. A destination nothing feeds is a problem.
+ */
+export const publishRunPlan = (phase: Phase['phase']): PublishRunPlan => {
+  const byId = new Map(phase.network.nodes.map((node) => [node.nodeLocalId, node]));
+  const feeding = (id: number) =>
+    phase.network.connections.filter(([, to]) => to === id).map(([from]) => byId.get(from));
+  const problems: string[] = [];
+  const chains: PublishChain[] = [];
+  for (const network of [phase.primaryNetwork, ...phase.secondaryNetworks]) {
+    const destination = byId.get(network.destinationNode);
+    if (!destination) continue;
+    const processes: NetworkNode[] = [];
+    const seen = new Set<number>([destination.nodeLocalId]);
+    let current = feeding(destination.nodeLocalId).find((node) => node && isProcess(node));
+    while (current && !seen.has(current.nodeLocalId)) {
+      seen.add(current.nodeLocalId);
+      processes.unshift(current);
+      current = feeding(current.nodeLocalId).find((node) => node && isProcess(node));
+    }
+    if (processes.length === 0) {
+      problems.push(PUBLISH_RUN_MESSAGES.chainBroken(moduleName(destination.moduleId)));
+      continue;
+    }
+    chains.push({ destination, processes });
+  }
+  const post = phase.postNodes.flatMap((id) => byId.get(id) ?? []);
+  return { chains, post, problems };
+};
+
+const isProcess = (node: NetworkNode) => publishModule(node.moduleId)?.type === 'process';
+const moduleName = (moduleId: string) => publishModule(moduleId)?.name ?? moduleId;
