@@ -7,6 +7,8 @@ export type { MediaProbe } from './probe.ts';
 export { probe } from './probe.ts';
 export type { ProxyJob } from './proxy.ts';
 export { makeProxy, proxyArguments } from './proxy.ts';
+export type { TranscodeFormat, WatermarkPosition } from './publish.ts';
+export { transcodeFile, watermarkFile } from './publish.ts';
 export type { RenderJob, RenderPiece } from './render.ts';
 export { renderEdl, renderedDuration, renderFilter } from './render.ts';
 export { makeFilmstrip, makePoster } from './thumbs.ts';
