@@ -3,6 +3,7 @@ import { DEFAULT_PASSWORD_RULES } from '@media/contract';
 import pino from 'pino';
 import { type BootstrapOutcome, bootstrap, generatePassword } from '../bootstrap.ts';
 import { startClipRendering } from '../modules/nodes/clip-render.ts';
+import { startPublishRuns } from '../modules/publishing/runs.ts';
 import { startUploadProcessing } from '../modules/uploads/processing.ts';
 import { type DemoLogin, seedDemo } from '../seed/demo.ts';
 import type { Config } from './config.ts';
@@ -97,6 +98,7 @@ export const createContext = async (
   };
   await startUploadProcessing(ctx);
   await startClipRendering(ctx);
+  await startPublishRuns(ctx);
   let demo: StartedContext['demo'];
   if (config.seedDemo) {
     const password = config.demoPassword ?? generatePassword(DEFAULT_PASSWORD_RULES);

@@ -343,6 +343,8 @@ export const transferResultSchema = z.object({
   operation: z.enum(TRANSFER_OPERATIONS),
   nodes: z.array(z.object({ from: z.string(), to: z.string() })),
   message: z.string(),
+  /** A publish answers the published items it queued, one per node. */
+  publishIds: z.array(z.number().int()).optional(),
 });
 export type TransferResult = z.infer<typeof transferResultSchema>;
 

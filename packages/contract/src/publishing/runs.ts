@@ -34,7 +34,17 @@ export const PUBLISH_RUN_MESSAGES = {
   unknownModule: (moduleId: string) => `The module ${moduleId} is not installed`,
   cannotRunYet: (name: string) => `This cloud cannot run the module ${name} yet`,
   chainBroken: (destination: string) => `Nothing feeds the destination ${destination}`,
+  notMedia: (path: string) => `${path} is a folder: only media can be published`,
 } as const;
+
+/** A publishing button shows in an account's tree as /{account}/Publish/{button name} (DESIGN "Publishing"). */
+export const PUBLISH_FOLDER_NAME = 'Publish';
+
+/** The button name a destination inner path names ('/Publish/Web' → 'Web'), or undefined. */
+export const publishButtonNameOf = (innerPath: string) => {
+  const segments = innerPath.split('/').filter((segment) => segment !== '');
+  return segments.length === 2 && segments[0] === PUBLISH_FOLDER_NAME ? segments[1] : undefined;
+};
 
 /** One destination with the processes that make its file, in the order they run (source first). */
 export type PublishChain = { destination: NetworkNode; processes: NetworkNode[] };

@@ -19,6 +19,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { Tx } from '../../platform/db/client.ts';
 import { translateUniqueViolation } from '../../platform/db/errors.ts';
 import { badRequest, conflict, forbidden } from '../../platform/errors.ts';
+import { publishTarget, publishTransfer } from '../publishing/publish-transfer.ts';
 import { belowPattern, requireNodeAt, rightsAt } from './access.ts';
 import * as repo from './repo.ts';
 import { nodes } from './tables.ts';
@@ -56,9 +57,13 @@ export const transferTypes = async ({
   actor,
   srcPath,
   dstPath,
-}: Call<{ srcPath: string | string[]; dstPath: string }>) => ({
-  operations: (await locate(ctx, actor, asList(srcPath), dstPath)).operations,
-});
+}: Call<{ srcPath: string | string[]; dstPath: string }>): Promise<{ operations: TransferOperation[] }> => {
+  // A publishing button's place in the tree (/{account}/Publish/{button}) takes publishes only.
+  const target = await publishTarget(ctx, actor, dstPath);
+  if (!target) return { operations: (await locate(ctx, actor, asList(srcPath), dstPath)).operations };
+  for (const path of asList(srcPath)) await requireNodeAt(ctx.db, actor, path);
+  return { operations: target.allowed ? ['publish'] : [] };
+};
 
 /** Moves a subtree below dst: every path below it is rewritten in one statement. */
 const moveSubtree = async (tx: Tx, source: Located, dstId: number, newPath: string) => {
@@ -98,8 +103,8 @@ const copySubtree = async (tx: Tx, source: Located, userId: number, newPath: str
 };
 
 /**
- * POST /api/nodesTransfer: moves or copies nodes into a folder of the same account, all or nothing.
- * Publishing needs publishing buttons, which are not built yet.
+ * POST /api/nodesTransfer: moves or copies nodes into a folder of the same account, all or nothing; or
+ * publishes them with the button a /{account}/Publish/{button} destination names.
  */
 export const transfer = async ({
   ctx,
@@ -107,13 +112,23 @@ export const transfer = async ({
   srcPath,
   dstPath,
   operation,
+  userPublishData,
 }: Call<{
   srcPath: string | string[];
   dstPath: string;
   operation: TransferOperation;
+  userPublishData?: Record<string, unknown>;
 }>): Promise<TransferResult> => {
-  if (operation === 'publish')
-    throw badRequest(NODE_MESSAGES.publishUnavailable, { operation: NODE_MESSAGES.publishUnavailable });
+  if (operation === 'publish') {
+    const published = await publishTransfer(ctx, actor, {
+      srcPaths: asList(srcPath),
+      dstPath,
+      userPublishData,
+    });
+    if (!published)
+      throw badRequest(NODE_MESSAGES.publishUnavailable, { operation: NODE_MESSAGES.publishUnavailable });
+    return published;
+  }
   const { dst, sources, operations } = await locate(ctx, actor, asList(srcPath), dstPath);
   const dstApiPath = apiPathOf(dst);
   if (dst.node.type !== 'folder')

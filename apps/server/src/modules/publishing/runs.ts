@@ -1,0 +1,265 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  accountPath,
+  NODE_MESSAGES,
+  type Phase,
+  PUBLISH_RUN_MESSAGES,
+  type PublishOutput,
+  publishModule,
+  publishRunPlan,
+} from '@media/contract';
+import {
+  probe,
+  type TranscodeFormat,
+  transcodeFile,
+  type WatermarkPosition,
+  watermarkFile,
+} from '@media/media-tools';
+import type { AppContext } from '../../platform/context.ts';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { defineQueue, type Job } from '../../platform/jobs/queues.ts';
+import { notifyUser } from '../notifications/service.ts';
+import * as repo from './run-repo.ts';
+
+/**
+ * One run of a publishing button on one node (DESIGN "Publishing", "Jobs"): written with its publish in the
+ * transaction that asks for it, retried with backoff, two hours at most; a run cut off by a crash runs again.
+ */
+export const publishRunQueue = defineQueue<{ publishId: number }>('publish-run', {
+  retryLimit: 2,
+  retryDelaySeconds: 10,
+  retryBackoff: true,
+  timeLimitSeconds: 7200,
+});
+
+/** Runs the publish jobs on this instance, WORKERS at once. */
+export const startPublishRuns = (ctx: AppContext) =>
+  ctx.jobs.work(publishRunQueue, (job) => runPublish(ctx, job), { concurrency: ctx.config.workers });
+
+/** Queues one publish of the button per node, in the caller's transaction; answers their ids. */
+export const queuePublishes = async (
+  ctx: AppContext,
+  tx: DbOrTx,
+  publish: { buttonId: number; accountId: number; userId: number | null; options: Record<string, unknown> },
+  nodeIds: number[],
+) => {
+  const ids = await repo.insertPublishes(tx, publish, nodeIds);
+  await ctx.jobs.send(
+    tx,
+    publishRunQueue,
+    ids.map((publishId) => ({ publishId })),
+  );
+  return ids;
+};
+
+/** A failure no retry can mend: the run ends failed at once with this reason. */
+class PublishRefused extends Error {}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** A file or folder name from what a person typed: no separators, control or reserved characters. */
+const RESERVED = '/\\<>:"|?*';
+const safeName = (name: string) =>
+  [...name]
+    .map((character) => (character.charCodeAt(0) < 32 || RESERVED.includes(character) ? '_' : character))
+    .join('')
+    .trim() || '_';
+const safeFolder = (folder: string) =>
+  folder
+    .split(/[/\\]+/)
+    .filter((segment) => segment !== '' && segment !== '.' && segment !== '..')
+    .map(safeName);
+
+/** `name.ext`, or `name (2).ext` … when taken: an export never overwrites an earlier one. */
+const freeFile = async (folder: string, name: string, extension: string) => {
+  for (let attempt = 1; ; attempt++) {
+    const file = path.join(folder, `${name}${attempt === 1 ? '' : ` (${attempt})`}${extension}`);
+    if (!(await fs.promises.stat(file).catch(() => undefined))) return file;
+  }
+};
+
+type Step = { file: string; duration: number | null; hasAudio: boolean };
+
+/** One process module on the file so far; as-is hands it on. */
+const runProcess = async (
+  node: Phase['phase']['network']['nodes'][number],
+  input: Step,
+  output: string,
+  options: { signal: AbortSignal; onProgress: (percent: number) => void },
+): Promise<Step> => {
+  const step = { input: input.file, duration: input.duration, hasAudio: input.hasAudio, ...options };
+  switch (node.moduleId) {
+    case 'as-is':
+      return input;
+    case 'transcode': {
+      const format = (
+        ['mp4', 'mov', 'webm'].includes(String(node.options.format)) ? node.options.format : 'mp4'
+      ) as TranscodeFormat;
+      const bitrate = Number(node.options.videoBitrate) || 5000;
+      const file = `${output}.${format}`;
+      await transcodeFile({ ...step, output: file, format, videoBitrateKbps: bitrate });
+      return { ...input, file };
+    }
+    case 'watermark': {
+      const file = `${output}.mp4`;
+      await watermarkFile({
+        ...step,
+        output: file,
+        text: String(node.options.text ?? ''),
+        position: (node.options.position ?? 'bottom-right') as WatermarkPosition,
+      });
+      return { ...input, file };
+    }
+    default:
+      throw new PublishRefused(
+        PUBLISH_RUN_MESSAGES.cannotRunYet(publishModule(node.moduleId)?.name ?? node.moduleId),
+      );
+  }
+};
+
+/**
+ * Runs a publish: the node's playable file through each chain of the button's network into its
+ * destination, then the post modules; progress and a log line per step on the publish, and a notification
+ * to who published when it ends. Something no retry can mend fails it at once; anything else is retried.
+ */
+const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
+  const id = job.data.publishId;
+  const work = await repo.findPublishWork(ctx.db, id);
+  if (!work || ['done', 'failed', 'deleted'].includes(work.publish.status)) return;
+  const { publish, button, node } = work;
+  const nodePath = node ? accountPath(work.accountName, node.path) : null;
+  const workDir = path.join(ctx.config.dataDir, 'tmp', `publish-${id}`);
+  let source: { path: string; release: () => Promise<void> } | undefined;
+  const end = async (outcome: { outputs: PublishOutput[] } | { error: string }) => {
+    const failed = 'error' in outcome;
+    await repo.updatePublish(ctx.db, id, {
+      status: failed ? 'failed' : 'done',
+      progress: failed ? null : 100,
+      finished: true,
+      ...(failed
+        ? { error: outcome.error, log: [`Failed: ${outcome.error}`] }
+        : { outputs: outcome.outputs, log: ['Done'] }),
+    });
+    if (publish.userId !== null)
+      await notifyUser(ctx, publish.userId, {
+        type: failed ? 'problem' : 'done',
+        message: failed
+          ? `Publishing ${nodePath ?? 'a deleted node'} with ${button.name} failed: ${outcome.error}`
+          : NODE_MESSAGES.publishedOn(`${nodePath} (${button.name})`),
+      });
+  };
+  try {
+    await repo.updatePublish(ctx.db, id, {
+      status: 'running',
+      started: true,
+      progress: 0,
+      log: [job.retryCount > 0 ? `Started again (attempt ${job.retryCount + 1})` : 'Started'],
+    });
+    if (!node || !work.media) throw new PublishRefused(PUBLISH_RUN_MESSAGES.noSource);
+    if (work.media.type === 'edl' && work.media.status === 'processing')
+      throw new Error(PUBLISH_RUN_MESSAGES.notRendered);
+    if (!work.media.storagePath) throw new PublishRefused(PUBLISH_RUN_MESSAGES.noSource);
+    const [phase] = button.phases;
+    if (!phase) throw new PublishRefused(PUBLISH_RUN_MESSAGES.noSource);
+    if (button.location.type !== 'cloud')
+      throw new PublishRefused(PUBLISH_RUN_MESSAGES.cannotRunYet('on an edge server'));
+    const plan = publishRunPlan(phase.phase);
+    if (plan.problems.length > 0) throw new PublishRefused(plan.problems.join('; '));
+
+    await fs.promises.rm(workDir, { recursive: true, force: true });
+    await fs.promises.mkdir(workDir, { recursive: true });
+    source = await ctx.storage.localCopy(work.media.storagePath);
+    const info = await probe(source.path, { signal: job.signal });
+    if (!info) throw new PublishRefused(PUBLISH_RUN_MESSAGES.noSource);
+    const total = plan.chains.reduce((sum, chain) => sum + chain.processes.length + 1, 0);
+    let done = 0;
+    let lastProgress = 0;
+    const onProgress = (percent: number) => {
+      const overall = Math.floor(((done + percent / 100) / total) * 100);
+      if (Date.now() - lastProgress < 1000) return;
+      lastProgress = Date.now();
+      void repo.updatePublish(ctx.db, id, { progress: Math.min(99, overall) }).catch(() => undefined);
+    };
+    const outputs: PublishOutput[] = [];
+    for (const [chainIndex, chain] of plan.chains.entries()) {
+      let current: Step = { file: source.path, duration: info.duration, hasAudio: info.hasAudio };
+      for (const [stepIndex, process] of chain.processes.entries()) {
+        current = await runProcess(process, current, path.join(workDir, `${chainIndex}-${stepIndex}`), {
+          signal: job.signal,
+          onProgress,
+        });
+        done++;
+        await repo.updatePublish(ctx.db, id, {
+          log: [`${publishModule(process.moduleId)?.name ?? process.moduleId}: done`],
+        });
+      }
+      outputs.push(
+        await deliver(ctx, chain.destination, current.file, {
+          accountName: work.accountName,
+          nodeName: node.name,
+        }),
+      );
+      done++;
+      await repo.updatePublish(ctx.db, id, {
+        log: [`${publishModule(chain.destination.moduleId)?.name}: ${outputs.at(-1)?.location}`],
+      });
+    }
+    for (const post of plan.post) {
+      if (post.moduleId !== 'email-notify')
+        throw new PublishRefused(
+          PUBLISH_RUN_MESSAGES.cannotRunYet(publishModule(post.moduleId)?.name ?? post.moduleId),
+        );
+      const to = String(post.options.to ?? '');
+      await ctx.db.transaction((tx) =>
+        ctx.mail.enqueue(tx, [
+          {
+            to,
+            subject: `Media Cloud: ${node.name} published with ${button.name}`,
+            text: `${nodePath} was published with ${button.name}:\n${outputs.map((output) => `- ${output.location}`).join('\n')}\n`,
+          },
+        ]),
+      );
+      await repo.updatePublish(ctx.db, id, { log: [`Email notification: sent to ${to}`] });
+    }
+    await end({ outputs });
+  } catch (error) {
+    const permanent = error instanceof PublishRefused;
+    if (permanent || (job.retryCount >= publishRunQueue.retryLimit && !job.stopping())) {
+      await end({ error: message(error) });
+      if (permanent) return;
+    } else {
+      await repo.updatePublish(ctx.db, id, { log: [`Attempt failed: ${message(error)}`] });
+    }
+    throw error;
+  } finally {
+    await source?.release();
+    await fs.promises.rm(workDir, { recursive: true, force: true });
+  }
+};
+
+/** The destination module puts the file where it says; answers where. */
+const deliver = async (
+  ctx: AppContext,
+  destination: Phase['phase']['network']['nodes'][number],
+  file: string,
+  names: { accountName: string; nodeName: string },
+): Promise<PublishOutput> => {
+  if (destination.moduleId !== 'folder-export')
+    throw new PublishRefused(
+      PUBLISH_RUN_MESSAGES.cannotRunYet(publishModule(destination.moduleId)?.name ?? destination.moduleId),
+    );
+  const relative = path.join(
+    'exports',
+    safeName(names.accountName),
+    ...safeFolder(String(destination.options.folder ?? '')),
+  );
+  const folder = path.join(ctx.config.dataDir, relative);
+  await fs.promises.mkdir(folder, { recursive: true });
+  const target = await freeFile(folder, safeName(names.nodeName), path.extname(file) || '.mp4');
+  // Copied beside, then renamed: the export appears only when complete.
+  const partial = `${target}.part`;
+  await fs.promises.copyFile(file, partial);
+  await fs.promises.rename(partial, target);
+  return { moduleId: destination.moduleId, location: path.relative(ctx.config.dataDir, target) };
+};

@@ -1,0 +1,185 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  NODE_MESSAGES,
+  newButtonBody,
+  type Phase,
+  PUBLISH_RUN_MESSAGES,
+  type TransferResult,
+} from '@media/contract';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishes } from '../src/modules/publishing/tables.ts';
+import { makeMediaRow, makeNodeRow } from '../src/seed/node-factories.ts';
+import { ffprobe, makeClip, videoOf } from './agent-ingest-world.ts';
+import { buildTestApp, eventually, type TestApp, type TestClient, testDriver } from './harness.ts';
+import { postNodes } from './nodes-world.ts';
+import { createButton, makePublishingWorld, type PublishingWorld } from './publishing-world.ts';
+
+/**
+ * Publishing that publishes (issue 15): a node dropped on /{account}/Publish/{button} queues a publish per
+ * node; a cloud job runs the button's network with ffmpeg into its destination (a folder export here),
+ * records its log and notifies who published.
+ */
+describe(`publish runs (${testDriver()})`, () => {
+  let t: TestApp;
+  let w: PublishingWorld;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'publish-runs-'));
+  let clipPath = '';
+  let folderPath = '';
+
+  /** A button of the account: source → {process} → Export to folder {folder}. */
+  const button = async (name: string, process: { moduleId: string; options: Record<string, unknown> }) => {
+    const body = newButtonBody({
+      name,
+      processModuleId: process.moduleId,
+      destinationModuleId: 'folder-export',
+    });
+    const [phase] = body.phases as [Phase];
+    for (const node of phase.phase.network.nodes) {
+      if (node.moduleId === process.moduleId) node.options = process.options;
+      if (node.moduleId === 'folder-export') node.options = { folder: `web/${name}` };
+    }
+    return createButton(w.accountManager.client, 'accounts', w.account.id, body);
+  };
+  const publish = (client: TestClient, srcPath: string | string[], dstPath: string) =>
+    postNodes<{ results: TransferResult }>(client, '/api/nodesTransfer', {
+      srcPath,
+      dstPath,
+      operation: 'publish',
+    });
+  const settled = async (id: number) => {
+    await eventually(async () => {
+      const [row] = await t.ctx.db.select().from(publishes).where(eq(publishes.id, id));
+      return row && ['done', 'failed'].includes(row.status) ? row : undefined;
+    }, 60_000);
+    const [row] = await t.ctx.db.select().from(publishes).where(eq(publishes.id, id));
+    return row;
+  };
+
+  beforeAll(async () => {
+    t = await buildTestApp({ WORKERS: '2' });
+    w = await makePublishingWorld(t);
+    const file = path.join(work, 'interview.mp4');
+    makeClip(file, { seconds: 2, size: '320x240' });
+    const key = `media/accounts/${w.account.id}/test/interview.mp4`;
+    await t.ctx.storage.putStream(key, fs.createReadStream(file));
+    const media = await makeMediaRow(t.ctx.db, {
+      accountId: w.account.id,
+      name: 'Interview',
+      storagePath: key,
+      contentType: 'video/mp4',
+      width: 320,
+      height: 240,
+      duration: 2,
+    });
+    await makeNodeRow(t.ctx.db, { accountId: w.account.id, parentPath: '/', name: 'News', type: 'folder' });
+    await makeNodeRow(t.ctx.db, {
+      accountId: w.account.id,
+      parentPath: '/News',
+      name: 'Interview',
+      type: 'source',
+      mediaId: media.id,
+    });
+    clipPath = `/${w.account.name}/News/Interview`;
+    folderPath = `/${w.account.name}/News`;
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it('publishes a node with a transcode into an exported folder, with its log and a Done notification', async () => {
+    await button('Web', { moduleId: 'transcode', options: { format: 'webm', videoBitrate: 400 } });
+    const dst = `/${w.account.name}/Publish/Web`;
+    const types = await postNodes<{ results: { operations: string[] } }>(
+      w.editor.client,
+      '/api/nodesTransferType',
+      { srcPath: clipPath, dstPath: dst },
+    );
+    expect(types.body.results.operations).toEqual(['publish']);
+
+    const answer = await publish(w.editor.client, clipPath, dst);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.results).toMatchObject({
+      operation: 'publish',
+      message: NODE_MESSAGES.publishedOn(dst),
+    });
+    const [id] = answer.body.results.publishIds as [number];
+    const done = await settled(id);
+    expect(done).toMatchObject({ status: 'done', progress: 100, error: null });
+    expect(done?.log).toEqual([
+      'Started',
+      'Transcode: done',
+      `Export to folder: ${done?.outputs[0]?.location}`,
+      'Done',
+    ]);
+    const exported = path.join(t.config.dataDir, done?.outputs[0]?.location as string);
+    expect(done?.outputs[0]?.location).toBe(
+      path.join('exports', w.account.name, 'web', 'Web', 'Interview.webm'),
+    );
+    const info = ffprobe(exported);
+    expect(videoOf(info)).toMatchObject({ codec_name: 'vp9', width: 320, height: 240 });
+    expect(Number(info.format.duration)).toBeCloseTo(2, 0);
+
+    // A second publish of the same node never overwrites the first export.
+    const again = await publish(w.editor.client, clipPath, dst);
+    const second = await settled((again.body.results.publishIds as [number])[0]);
+    expect(second?.outputs[0]?.location).toBe(
+      path.join('exports', w.account.name, 'web', 'Web', 'Interview (2).webm'),
+    );
+
+    const notifications = await w.editor.client.get<{ results: { type: string; message: string }[] }>(
+      `/api/users/${w.editor.user.id}/notifications`,
+    );
+    expect(notifications.body.results).toContainEqual(
+      expect.objectContaining({ type: 'done', message: NODE_MESSAGES.publishedOn(`${clipPath} (Web)`) }),
+    );
+  });
+
+  it('burns a watermark and fails what it cannot do yet with the reason, notifying a problem', async () => {
+    await button('Marked', { moduleId: 'watermark', options: { text: 'Media Cloud', position: 'top-left' } });
+    const marked = await publish(w.editor.client, clipPath, `/${w.account.name}/Publish/Marked`);
+    const done = await settled((marked.body.results.publishIds as [number])[0]);
+    expect(done?.status, JSON.stringify(done?.log)).toBe('done');
+    expect(
+      videoOf(ffprobe(path.join(t.config.dataDir, done?.outputs[0]?.location as string)))?.codec_name,
+    ).toBe('h264');
+
+    await button('Subtitled', { moduleId: 'burn-subtitles', options: {} });
+    const subtitled = await publish(w.editor.client, clipPath, `/${w.account.name}/Publish/Subtitled`);
+    const failed = await settled((subtitled.body.results.publishIds as [number])[0]);
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: PUBLISH_RUN_MESSAGES.cannotRunYet('Burn subtitles'),
+    });
+    const notifications = await w.editor.client.get<{ results: { type: string; message: string }[] }>(
+      `/api/users/${w.editor.user.id}/notifications`,
+    );
+    expect(
+      notifications.body.results.some((n) => n.type === 'problem' && n.message.includes('Subtitled')),
+    ).toBe(true);
+  });
+
+  it('refuses folders (400), viewers (403), unknown buttons (400) and hidden nodes (404), queueing nothing', async () => {
+    await button('Refusals', { moduleId: 'as-is', options: {} });
+    const dst = `/${w.account.name}/Publish/Refusals`;
+    const before = (await t.ctx.db.select().from(publishes)).length;
+    const folder = await publish(w.editor.client, folderPath, dst);
+    expect(folder.status).toBe(400);
+    expect(await publish(w.editor.client, [clipPath, folderPath], dst).then((r) => r.status)).toBe(400);
+    expect((await publish(w.viewer.client, clipPath, dst)).status).toBe(403);
+    const unknown = await publish(w.editor.client, clipPath, `/${w.account.name}/Publish/Nope`);
+    expect(unknown.status).toBe(400);
+    expect((await publish(w.outsider.client, clipPath, dst)).status).toBe(404);
+    expect((await publish(w.editor.client, clipPath, dst.replace('Publish', 'Publish/x'))).status).toBe(400);
+    const viewerTypes = await postNodes<{ results: { operations: string[] } }>(
+      w.viewer.client,
+      '/api/nodesTransferType',
+      { srcPath: clipPath, dstPath: dst },
+    );
+    expect(viewerTypes.body.results.operations).toEqual([]);
+    expect((await t.ctx.db.select().from(publishes)).length).toBe(before);
+  });
+});
