@@ -306,58 +306,6 @@ describe('media manager', () => {
     await context.close();
   });
 
-  it('shows a folder as a thumbnail grid: the List/Grid choice and the grid-only page', async () => {
-    const { context, page } = await newPage(setup.browser);
-    const base = setup.server.url;
-    await signIn(page, base, 'admin', E2E_ADMIN_PASSWORD);
-    await page.getByTestId('signed-in-user').waitFor();
-    const today = encodeURIComponent('/evening-news/News/Today');
-
-    await page.goto(`${base}/accounts/evening-news/media?path=${today}`);
-    await row(page, '/evening-news/News/Today/Weather opener').waitFor();
-    await page.getByRole('radiogroup', { name: 'View' }).getByText('Grid').click();
-    const grid = page.getByRole('list', { name: 'Children' });
-    const weather = grid.getByRole('button', { name: 'Weather opener', exact: true });
-    await weather.waitFor();
-    expect(await page.locator('tbody tr[data-row-id]').count()).toBe(0);
-    await expect
-      .poll(() =>
-        weather
-          .locator('img')
-          .evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth),
-      )
-      .toBeGreaterThan(0);
-    // A click selects the card and its metadata shows; Space from the keyboard selects another.
-    await weather.click();
-    expect(await weather.getAttribute('aria-pressed')).toBe('true');
-    await page.getByRole('region', { name: 'Metadata' }).getByText('Metadata of Weather opener').waitFor();
-    const sequence = grid.getByRole('button', { name: 'Bulletin sequence', exact: true });
-    await sequence.focus();
-    await page.keyboard.press('Space');
-    expect(await sequence.getAttribute('aria-pressed')).toBe('true');
-    expect(await weather.getAttribute('aria-pressed')).toBe('false');
-
-    // The grid-only option: no tree and no choice of view; a double click on a folder opens it.
-    await page.goto(
-      `${base}/accounts/evening-news/media/grid?path=${encodeURIComponent('/evening-news/News')}`,
-    );
-    const todayCard = page
-      .getByRole('list', { name: 'Children' })
-      .getByRole('button', { name: 'Today', exact: true });
-    await todayCard.waitFor();
-    expect(await page.getByRole('tree', { name: 'Folders' }).count()).toBe(0);
-    expect(await page.getByRole('radiogroup', { name: 'View' }).count()).toBe(0);
-    await closeNotifications(page);
-    await screenshots(page, 'media-grid-only');
-    await todayCard.dblclick();
-    await page
-      .getByRole('list', { name: 'Children' })
-      .getByRole('button', { name: 'Weather opener', exact: true })
-      .waitFor();
-    expect(new URL(page.url()).pathname).toBe('/accounts/evening-news/media/grid');
-    await context.close();
-  });
-
   it('pages a large folder by nextChildOffset and shows a change made elsewhere at once', async () => {
     const { context, page } = await newPage(setup.browser);
     const base = setup.server.url;

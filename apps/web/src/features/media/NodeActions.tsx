@@ -6,13 +6,17 @@ import {
   NODE_MESSAGES,
   parentPathOf,
   pathSegments,
+  splitAccountPath,
 } from '@media/contract';
 import { useState } from 'react';
 import { useNodeMutations } from '../../api/nodes.ts';
 import { showAlert } from '../../ui/alerts.tsx';
 import { NameDialog } from './NameDialog.tsx';
 import { PermissionsDialog } from './PermissionsDialog.tsx';
+import { PublishMenu } from './PublishMenu.tsx';
 import { TransferDialog } from './TransferDialog.tsx';
+
+const accountNameOf = (path: string) => splitAccountPath(path).accountName;
 
 type Dialog = 'newFolder' | 'rename' | 'transfer' | 'permissions' | null;
 
@@ -65,7 +69,8 @@ export const NodeActions = ({
     if (focus.path === folder.path) onSelectFolder(joinPath([...pathSegments(parent), name]));
   };
 
-  if (!canCreate && !canRename && !canTransfer && !canManage) return null;
+  const canPublish = selectedNodes.length > 0;
+  if (!canCreate && !canRename && !canTransfer && !canManage && !canPublish) return null;
   return (
     <Group gap="xs" role="toolbar" aria-label="Media actions">
       {canCreate && (
@@ -83,6 +88,12 @@ export const NodeActions = ({
           Move or copy
         </Button>
       )}
+      <PublishMenu
+        accountId={folder.accountId}
+        accountName={accountNameOf(folder.path)}
+        nodes={selectedNodes}
+        disabled={disabled}
+      />
       {canManage && (
         <Button size="xs" variant="default" disabled={disabled} onClick={() => setDialog('permissions')}>
           Folder permissions

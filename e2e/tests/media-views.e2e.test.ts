@@ -1,0 +1,119 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { NODE_MESSAGES, newButtonBody, type Phase } from '@media/contract';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { apiGet, closeNotifications, csrf } from '../api.ts';
+import { E2E_ADMIN_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
+
+const DEMO_PASSWORD = 'Demo-Passw0rd-views';
+
+/** The children table's row of a node, by its path. */
+const row = (page: Page, path: string) => page.locator(`tr[data-row-id="${path}"]`);
+
+/** The media manager's other views and its Publish action, on the demo's evening-news account. */
+describe('media manager views and publishing', () => {
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+
+  it('shows a folder as a thumbnail grid: the List/Grid choice and the grid-only page', async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'admin', E2E_ADMIN_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    const today = encodeURIComponent('/evening-news/News/Today');
+
+    await page.goto(`${base}/accounts/evening-news/media?path=${today}`);
+    await row(page, '/evening-news/News/Today/Weather opener').waitFor();
+    await page.getByRole('radiogroup', { name: 'View' }).getByText('Grid').click();
+    const grid = page.getByRole('list', { name: 'Children' });
+    const weather = grid.getByRole('button', { name: 'Weather opener', exact: true });
+    await weather.waitFor();
+    expect(await page.locator('tbody tr[data-row-id]').count()).toBe(0);
+    await expect
+      .poll(() =>
+        weather
+          .locator('img')
+          .evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth),
+      )
+      .toBeGreaterThan(0);
+    // A click selects the card and its metadata shows; Space from the keyboard selects another.
+    await weather.click();
+    expect(await weather.getAttribute('aria-pressed')).toBe('true');
+    await page.getByRole('region', { name: 'Metadata' }).getByText('Metadata of Weather opener').waitFor();
+    const sequence = grid.getByRole('button', { name: 'Bulletin sequence', exact: true });
+    await sequence.focus();
+    await page.keyboard.press('Space');
+    expect(await sequence.getAttribute('aria-pressed')).toBe('true');
+    expect(await weather.getAttribute('aria-pressed')).toBe('false');
+
+    // The grid-only option: no tree and no choice of view; a double click on a folder opens it.
+    await page.goto(
+      `${base}/accounts/evening-news/media/grid?path=${encodeURIComponent('/evening-news/News')}`,
+    );
+    const todayCard = page
+      .getByRole('list', { name: 'Children' })
+      .getByRole('button', { name: 'Today', exact: true });
+    await todayCard.waitFor();
+    expect(await page.getByRole('tree', { name: 'Folders' }).count()).toBe(0);
+    expect(await page.getByRole('radiogroup', { name: 'View' }).count()).toBe(0);
+    await closeNotifications(page);
+    await screenshots(page, 'media-grid-only');
+    await todayCard.dblclick();
+    await page
+      .getByRole('list', { name: 'Children' })
+      .getByRole('button', { name: 'Weather opener', exact: true })
+      .waitFor();
+    expect(new URL(page.url()).pathname).toBe('/accounts/evening-news/media/grid');
+    await context.close();
+  });
+
+  it('publishes the selected media with a publishing button: the file lands in the exported folder', async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'admin', E2E_ADMIN_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    const account = await apiGet<{ id: number }>(context, `${base}/api/accounts/byName/evening-news`);
+    const body = newButtonBody({
+      name: 'Web export',
+      processModuleId: 'transcode',
+      destinationModuleId: 'folder-export',
+    });
+    for (const node of (body.phases[0] as Phase).phase.network.nodes) {
+      if (node.moduleId === 'folder-export') node.options = { folder: 'web' };
+      if (node.moduleId === 'transcode') node.options = { format: 'mp4', videoBitrate: 800 };
+    }
+    const created = await context.request.post(`${base}/api/accounts/${account.id}/publishButtons`, {
+      data: body,
+      headers: await csrf(context),
+    });
+    expect(created.status(), await created.text()).toBe(200);
+
+    await page.goto(
+      `${base}/accounts/evening-news/media?path=${encodeURIComponent('/evening-news/News/Today')}`,
+    );
+    const weather = row(page, '/evening-news/News/Today/Weather opener');
+    await weather.getByRole('checkbox').check();
+    await page
+      .getByRole('toolbar', { name: 'Media actions' })
+      .getByRole('button', { name: 'Publish' })
+      .click();
+    await page.getByRole('menuitem', { name: 'Web export' }).click();
+    await page.getByText(NODE_MESSAGES.publishedOn('/evening-news/Publish/Web export')).waitFor();
+    await screenshots(page, 'media-published');
+
+    // The run ends with a Done notification, and the transcoded file is in DATA_DIR/exports.
+    const exported = path.join(setup.server.dataDir, 'exports', 'evening-news', 'web', 'Weather opener.mp4');
+    await expect.poll(() => fs.existsSync(exported), { timeout: 30_000 }).toBe(true);
+    const probe = JSON.parse(
+      execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_streams', exported]).toString(),
+    ) as { streams: { codec_type: string; codec_name: string }[] };
+    expect(probe.streams.find((stream) => stream.codec_type === 'video')?.codec_name).toBe('h264');
+    await closeNotifications(page);
+    await page.getByRole('button', { name: /Notifications/ }).click();
+    await page
+      .getByText(NODE_MESSAGES.publishedOn('/evening-news/News/Today/Weather opener (Web export)'))
+      .waitFor();
+    await context.close();
+  });
+});
