@@ -6,6 +6,7 @@ import {
   newButtonBody,
   type Phase,
   PUBLISH_RUN_MESSAGES,
+  type Publish,
   type TransferResult,
 } from '@media/contract';
 import { eq } from 'drizzle-orm';
@@ -181,5 +182,43 @@ describe(`publish runs (${testDriver()})`, () => {
     );
     expect(viewerTypes.body.results.operations).toEqual([]);
     expect((await t.ctx.db.select().from(publishes)).length).toBe(before);
+  });
+  it("lists a button's published items, shows one, and republishes it as a new item", async () => {
+    const buttonId = await button('Listed', { moduleId: 'as-is', options: {} });
+    const first = await publish(w.editor.client, clipPath, `/${w.account.name}/Publish/Listed`);
+    const [id] = first.body.results.publishIds as [number];
+    await settled(id);
+    const list = await w.editor.client.get<{ results: Publish[]; total: number; channel: string }>(
+      `/api/publishButtons/${buttonId}/publishes`,
+    );
+    expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({ total: 1, channel: `accounts/${w.account.id}/publishes` });
+    expect(list.body.results[0]).toMatchObject({ id, status: 'done', progress: 100, buttonId });
+    const one = await w.editor.client.get<{ results: Publish }>(`/api/publishes/${id}`);
+    expect(one.body.results.outputs[0]?.location).toBe(
+      path.join('exports', w.account.name, 'web', 'Listed', 'Interview.mp4'),
+    );
+
+    const again = await w.editor.client.post<{ results: Publish }>(`/api/publishes/${id}/republish`, {});
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.results).toMatchObject({ status: 'queued', buttonId });
+    const rerun = await settled(again.body.results.id);
+    expect(rerun?.outputs[0]?.location).toBe(
+      path.join('exports', w.account.name, 'web', 'Listed', 'Interview (2).mp4'),
+    );
+    const status = await w.accountManager.client.get<{ results: { numberOfPublishedItems: number } }>(
+      `/api/publishButtons/${buttonId}/status`,
+    );
+    expect(status.body.results.numberOfPublishedItems).toBe(2);
+
+    // Viewers read but may not republish; strangers see nothing; unknown ids are 404, bad ones 400.
+    expect((await w.viewer.client.get(`/api/publishes/${id}`)).status).toBe(200);
+    expect((await w.viewer.client.post(`/api/publishes/${id}/republish`, {})).status).toBe(403);
+    expect((await w.outsider.client.get(`/api/publishes/${id}`)).status).toBe(404);
+    expect((await w.outsider.client.get(`/api/publishButtons/${buttonId}/publishes`)).status).toBe(404);
+    expect((await w.editor.client.get('/api/publishes/999999')).status).toBe(404);
+    expect((await w.editor.client.post('/api/publishes/999999/republish', {})).status).toBe(404);
+    expect((await w.editor.client.get('/api/publishes/abc')).status).toBe(400);
+    expect((await w.editor.client.get(`/api/publishButtons/${buttonId}/publishes?limit=0`)).status).toBe(400);
   });
 });

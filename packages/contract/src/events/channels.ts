@@ -35,6 +35,8 @@ export const CHANNELS = {
   arrivalsFolders: (accountId: number) => `accounts/${accountId}/arrivalsFolders`,
   publishButtons: (scope: 'sites' | 'accounts', id: number) => `${scope}/${id}/publishButtons`,
   publishIcons: (scope: 'sites' | 'accounts', id: number) => `${scope}/${id}/publishIcons`,
+  /** An account's published items: a run's status, progress and log. */
+  publishes: (accountId: number) => `accounts/${accountId}/publishes`,
   /** One channel per account's queue, plus one per edge server for queues seen from the edge. */
   accountIngestQueue: (accountId: number) => `accounts/${accountId}/ingestQueue`,
   edgeIngestQueue: (edgeServerId: number) => `edgeServers/${edgeServerId}/ingestQueue`,

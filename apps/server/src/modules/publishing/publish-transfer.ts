@@ -1,5 +1,6 @@
 import {
   accountPath,
+  CHANNELS,
   NODE_MESSAGES,
   PUBLISH_RUN_MESSAGES,
   publishButtonNameOf,
@@ -11,6 +12,7 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, forbidden } from '../../platform/errors.ts';
 import { requireNodeAt, treeAccess } from '../nodes/access.ts';
+import { roleAllowed } from './buttons.ts';
 import { queuePublishes } from './runs.ts';
 import { publishButtons } from './tables.ts';
 
@@ -35,8 +37,7 @@ const runnableButton = async (ctx: AppContext, access: Access, name: string) => 
     .orderBy(publishButtons.accountId)
     .limit(1);
   if (!button) return undefined;
-  const restriction = button.restrictions.find((entry) => entry.roleId === access.roleId);
-  const allowed = access.permissions.has('canPublish') && (restriction?.allow ?? true);
+  const allowed = access.permissions.has('canPublish') && roleAllowed(button.restrictions, access.roleId);
   return { button, allowed };
 };
 
@@ -86,6 +87,7 @@ export const publishTransfer = async (
       nodeIds,
     ),
   );
+  await ctx.publish(CHANNELS.publishes(target.access.account.id), publishIds);
   const dstPath = accountPath(target.access.account.name, `/Publish/${target.button.name}`);
   return {
     operation: 'publish',

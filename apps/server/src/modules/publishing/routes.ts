@@ -32,6 +32,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { refuseDeclaredLengthOver } from '../../platform/http/declared-length.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
+import { registerPublishRoutes } from './publishes.routes.ts';
 import * as service from './service.ts';
 
 /** The spec's field name of the file part (spec3 §7). */
@@ -69,6 +70,7 @@ export const registerPublishingRoutes = async (
     await scope.register(multipart, { limits: { fileSize: PUBLISH_ICON_MAX_BYTES, files: 1, fields: 5 } });
     const app = scope.withTypeProvider<ZodTypeProvider>();
     const tags = ['publishing'];
+    registerPublishRoutes(scope, ctx);
 
     for (const kind of PUBLISH_CONTEXTS) {
       const call = (request: FastifyRequest, id: number) => ({

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   accountPath,
+  CHANNELS,
   NODE_MESSAGES,
   type Phase,
   PUBLISH_RUN_MESSAGES,
@@ -130,10 +131,15 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
   const { publish, button, node } = work;
   const nodePath = node ? accountPath(work.accountName, node.path) : null;
   const workDir = path.join(ctx.config.dataDir, 'tmp', `publish-${id}`);
+  // Each change shows at once on the account's published items (CHANNELS.publishes).
+  const change = async (update: repo.PublishChange) => {
+    await repo.updatePublish(ctx.db, id, update);
+    await ctx.publish(CHANNELS.publishes(publish.accountId), [id]);
+  };
   let source: { path: string; release: () => Promise<void> } | undefined;
   const end = async (outcome: { outputs: PublishOutput[] } | { error: string }) => {
     const failed = 'error' in outcome;
-    await repo.updatePublish(ctx.db, id, {
+    await change({
       status: failed ? 'failed' : 'done',
       progress: failed ? null : 100,
       finished: true,
@@ -150,7 +156,7 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
       });
   };
   try {
-    await repo.updatePublish(ctx.db, id, {
+    await change({
       status: 'running',
       started: true,
       progress: 0,
@@ -179,7 +185,7 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
       const overall = Math.floor(((done + percent / 100) / total) * 100);
       if (Date.now() - lastProgress < 1000) return;
       lastProgress = Date.now();
-      void repo.updatePublish(ctx.db, id, { progress: Math.min(99, overall) }).catch(() => undefined);
+      void change({ progress: Math.min(99, overall) }).catch(() => undefined);
     };
     const outputs: PublishOutput[] = [];
     for (const [chainIndex, chain] of plan.chains.entries()) {
@@ -190,7 +196,7 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
           onProgress,
         });
         done++;
-        await repo.updatePublish(ctx.db, id, {
+        await change({
           log: [`${publishModule(process.moduleId)?.name ?? process.moduleId}: done`],
         });
       }
@@ -201,7 +207,7 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
         }),
       );
       done++;
-      await repo.updatePublish(ctx.db, id, {
+      await change({
         log: [`${publishModule(chain.destination.moduleId)?.name}: ${outputs.at(-1)?.location}`],
       });
     }
@@ -220,7 +226,7 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
           },
         ]),
       );
-      await repo.updatePublish(ctx.db, id, { log: [`Email notification: sent to ${to}`] });
+      await change({ log: [`Email notification: sent to ${to}`] });
     }
     await end({ outputs });
   } catch (error) {
@@ -229,7 +235,7 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
       await end({ error: message(error) });
       if (permanent) return;
     } else {
-      await repo.updatePublish(ctx.db, id, { log: [`Attempt failed: ${message(error)}`] });
+      await change({ log: [`Attempt failed: ${message(error)}`] });
     }
     throw error;
   } finally {

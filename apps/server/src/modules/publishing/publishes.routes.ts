@@ -1,0 +1,59 @@
+import { collectionOf, idParamSchema, pageQuerySchema, publishSchema, resultsOf } from '@media/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireActor } from '../../app.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { collection, results } from '../../platform/http/envelope.ts';
+import { getPublish, listButtonPublishes, republish } from './publishes.ts';
+
+/** Published items: a button's list, one item, and republish (DESIGN "Publishing", spec3 §7). */
+export const registerPublishRoutes = (fastify: FastifyInstance, ctx: AppContext) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['publishing'];
+  app.get(
+    '/publishButtons/:id/publishes',
+    {
+      schema: {
+        tags,
+        description: "The button's published items, newest first (who may read the button)",
+        params: idParamSchema,
+        querystring: pageQuerySchema,
+        response: { 200: collectionOf(publishSchema) },
+      },
+    },
+    async (request) => {
+      const { rows, total, channel } = await listButtonPublishes({
+        ctx,
+        actor: requireActor(request),
+        id: request.params.id,
+        ...request.query,
+      });
+      return collection(rows, total, channel);
+    },
+  );
+  app.get(
+    '/publishes/:id',
+    {
+      schema: {
+        tags,
+        description: 'One published item: status, progress, log and where the result went',
+        params: idParamSchema,
+        response: { 200: resultsOf(publishSchema) },
+      },
+    },
+    async (request) =>
+      results(await getPublish({ ctx, actor: requireActor(request), id: request.params.id })),
+  );
+  app.post(
+    '/publishes/:id/republish',
+    {
+      schema: {
+        tags,
+        description: 'Run the button again on the same node with the stored options, as a new published item',
+        params: idParamSchema,
+        response: { 200: resultsOf(publishSchema) },
+      },
+    },
+    async (request) => results(await republish({ ctx, actor: requireActor(request), id: request.params.id })),
+  );
+};

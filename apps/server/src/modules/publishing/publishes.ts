@@ -1,0 +1,97 @@
+import { CHANNELS, type Publish } from '@media/contract';
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { AppError, forbidden, notFound } from '../../platform/errors.ts';
+import { checkVisible, treeAccess } from '../nodes/access.ts';
+import { nodes } from '../nodes/tables.ts';
+import { roleAllowed } from './buttons.ts';
+import * as buttonsRepo from './repo.ts';
+import { queuePublishes } from './runs.ts';
+import { type Call, ownerScope, readScope } from './scope.ts';
+import { publishes } from './tables.ts';
+
+type PublishRow = typeof publishes.$inferSelect;
+
+export const presentPublish = (row: PublishRow): Publish => ({
+  id: row.id,
+  buttonId: row.buttonId,
+  accountId: row.accountId,
+  nodeId: row.nodeId,
+  status: row.status,
+  progress: row.progress,
+  log: row.log,
+  outputs: row.outputs,
+  error: row.error,
+  options: row.options,
+  createdTime: row.createdAt.toISOString(),
+  startedTime: row.startedAt?.toISOString() ?? null,
+  finishedTime: row.finishedAt?.toISOString() ?? null,
+});
+
+const hidden = (thing: string) => (error: unknown) => {
+  throw error instanceof AppError && error.status === 404 ? notFound(thing) : error;
+};
+
+/** GET /api/publishButtons/{id}/publishes: its published items, newest first (who may read the button). */
+export const listButtonPublishes = async ({
+  ctx,
+  actor,
+  id,
+  offset,
+  limit,
+}: Call<{ id: number; offset: number; limit: number }>) => {
+  const button = await buttonsRepo.findButton(ctx.db, id);
+  if (!button) throw notFound('Publishing button');
+  const owner = ownerScope(button);
+  await readScope(ctx.db, actor, owner.kind, owner.id).catch(hidden('Publishing button'));
+  const where = and(eq(publishes.buttonId, id), isNull(publishes.deletedAt));
+  const [rows, [total]] = await Promise.all([
+    ctx.db.select().from(publishes).where(where).orderBy(desc(publishes.id)).limit(limit).offset(offset),
+    ctx.db.select({ n: count() }).from(publishes).where(where),
+  ]);
+  // An account's button's items change on the account's channel; a site's button's on the site's buttons.
+  const channel =
+    button.accountId !== null
+      ? CHANNELS.publishes(button.accountId)
+      : CHANNELS.publishButtons('sites', button.siteId as number);
+  return { rows: rows.map(presentPublish), total: total?.n ?? 0, channel };
+};
+
+const requirePublish = async (ctx: Call['ctx'], actor: Call['actor'], id: number) => {
+  const [row] = await ctx.db.select().from(publishes).where(eq(publishes.id, id));
+  if (!row) throw notFound('Published item');
+  await readScope(ctx.db, actor, 'accounts', row.accountId).catch(hidden('Published item'));
+  return row;
+};
+
+/** GET /api/publishes/{id}: one published item, for the users of its account. */
+export const getPublish = async ({ ctx, actor, id }: Call<{ id: number }>) =>
+  presentPublish(await requirePublish(ctx, actor, id));
+
+/**
+ * POST /api/publishes/{id}/republish: runs the button again on the same node with the options stored, as a
+ * new published item (the first keeps its log and outputs). Whoever may publish with the button there.
+ */
+export const republish = async ({ ctx, actor, id }: Call<{ id: number }>) => {
+  const row = await requirePublish(ctx, actor, id);
+  const button = await buttonsRepo.findButton(ctx.db, row.buttonId);
+  if (!button?.enabled) throw notFound('Publishing button');
+  const access = await treeAccess(ctx.db, actor, { id: row.accountId });
+  if (!access.permissions.has('canPublish') || !roleAllowed(button.restrictions, access.roleId))
+    throw forbidden();
+  const [node] = row.nodeId === null ? [] : await ctx.db.select().from(nodes).where(eq(nodes.id, row.nodeId));
+  checkVisible(access, node);
+  const [newId] = await ctx.db.transaction((tx) =>
+    queuePublishes(
+      ctx,
+      tx,
+      { buttonId: button.id, accountId: row.accountId, userId: actor.userId, options: row.options },
+      [node?.id as number],
+    ),
+  );
+  await ctx.publish(CHANNELS.publishes(row.accountId), [newId as number]);
+  const [created] = await ctx.db
+    .select()
+    .from(publishes)
+    .where(eq(publishes.id, newId as number));
+  return presentPublish(created as PublishRow);
+};
