@@ -111,9 +111,24 @@ describe('media manager views and publishing', () => {
     expect(probe.streams.find((stream) => stream.codec_type === 'video')?.codec_name).toBe('h264');
     await closeNotifications(page);
     await page.getByRole('button', { name: /Notifications/ }).click();
+    // The Done notification (a toast as it arrived, and in the popover's list).
     await page
       .getByText(NODE_MESSAGES.publishedOn('/evening-news/News/Today/Weather opener (Web export)'))
+      .first()
       .waitFor();
+
+    // The button's card lists the item with its result; its log shows, and Republish runs it again.
+    await page.goto(`${base}/accounts/evening-news/publishing`);
+    const card = page.getByLabel('Publishing button Web export');
+    await card.getByText('1 published items').waitFor();
+    await card.getByRole('button', { name: 'Published items' }).click();
+    const items = page.getByRole('dialog', { name: 'Published items of Web export' });
+    await items.getByText('exports/evening-news/web/Weather opener.mp4').waitFor();
+    await items.getByRole('checkbox').last().check();
+    await items.getByText('Transcode: done').waitFor();
+    await screenshots(page, 'published-items');
+    await items.getByRole('button', { name: 'Republish' }).click();
+    await items.getByText('exports/evening-news/web/Weather opener (2).mp4').waitFor({ timeout: 30_000 });
     await context.close();
   });
 });

@@ -1,4 +1,5 @@
 import type {
+  Publish,
   PublishButton,
   PublishButtonBody,
   PublishContextKind,
@@ -10,6 +11,7 @@ import type {
 } from '@media/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from './client.ts';
+import { useLiveRefresh } from './live.ts';
 import { uploadFile } from './uploads.ts';
 
 type Collection<T> = { results: T[]; total: number; channel: string };
@@ -224,3 +226,26 @@ export const useModuleAction = (ctx: PublishContext) =>
         { method: 'POST', body: { options, data: { state } } },
       ),
   });
+
+/** GET /api/publishButtons/{id}/publishes: the button's published items, kept live on their channel. */
+export const useButtonPublishes = (id: number | undefined) => {
+  const queryKey = [...buttonKey(id ?? 0), 'publishes'];
+  const query = useQuery({
+    queryKey,
+    enabled: id !== undefined,
+    queryFn: () =>
+      apiFetch<Collection<Publish>>(`/api/publishButtons/${id}/publishes?limit=100`, { raw: true }),
+  });
+  useLiveRefresh(query.data?.channel, queryKey);
+  return query;
+};
+
+/** POST /api/publishes/{id}/republish: a new published item with the same options. */
+export const useRepublish = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) =>
+      apiFetch<Publish>(`/api/publishes/${id}/republish`, { method: 'POST', body: {} }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['publishButton'] }),
+  });
+};

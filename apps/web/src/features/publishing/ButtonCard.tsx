@@ -44,6 +44,7 @@ import {
 import { IconUploadDialog } from './IconUploadDialog.tsx';
 import { NetworkPanel } from './NetworkPanel.tsx';
 import { NodeOptions } from './NodeOptions.tsx';
+import { PublishedItems } from './PublishedItems.tsx';
 import { useButtonActions } from './useButtonActions.ts';
 
 export type Draft = { key: string; name: string; form: ButtonForm };
@@ -256,6 +257,7 @@ export const ButtonCard = (props: Props) => {
           // The failure is already shown as an alert; the card stays as it was.
           onDelete={() => void remove().catch(() => undefined)}
         />
+        {button && props.showStatus && <PublishedItems buttonId={button.id} buttonName={button.name} />}
         {form.value.phases.length === 0 && (
           <Alert color="red" p="xs" role="alert">
             {PUBLISH_MESSAGES.configurationUnreadable}
