@@ -7,6 +7,7 @@ import {
   type Phase,
   PUBLISH_RUN_MESSAGES,
   type Publish,
+  type RecycledButton,
   type TransferResult,
 } from '@media/contract';
 import { eq } from 'drizzle-orm';
@@ -220,5 +221,35 @@ describe(`publish runs (${testDriver()})`, () => {
     expect((await w.editor.client.post('/api/publishes/999999/republish', {})).status).toBe(404);
     expect((await w.editor.client.get('/api/publishes/abc')).status).toBe(400);
     expect((await w.editor.client.get(`/api/publishButtons/${buttonId}/publishes?limit=0`)).status).toBe(400);
+  });
+  it('keeps a trashed button with its items in the Recycle Bin, restores them together, and purges for good', async () => {
+    const buttonId = await button('Binned', { moduleId: 'as-is', options: {} });
+    const published = await publish(w.editor.client, clipPath, `/${w.account.name}/Publish/Binned`);
+    await settled((published.body.results.publishIds as [number])[0]);
+    const manager = w.accountManager.client;
+    const bin = () => manager.get<{ results: RecycledButton[] }>(`/api/accounts/${w.account.id}/recycleBin`);
+    expect((await manager.post(`/api/publishButtons/${buttonId}/restore`, {})).status).toBe(409);
+    expect((await manager.post(`/api/publishButtons/${buttonId}/trash`, {})).status).toBe(200);
+    expect((await bin()).body.results).toContainEqual(
+      expect.objectContaining({ id: buttonId, name: 'Binned', publishedItems: 1 }),
+    );
+    // Editors neither see nor change the bin; strangers are told nothing.
+    expect((await w.editor.client.get(`/api/accounts/${w.account.id}/recycleBin`)).status).toBe(403);
+    expect((await w.editor.client.post(`/api/publishButtons/${buttonId}/purge`, {})).status).toBe(403);
+    expect((await w.outsider.client.post(`/api/publishButtons/${buttonId}/restore`, {})).status).toBe(404);
+    expect((await manager.post('/api/publishButtons/999999/restore', {})).status).toBe(404);
+    expect((await manager.post('/api/publishButtons/x/purge', {})).status).toBe(400);
+
+    expect((await manager.post(`/api/publishButtons/${buttonId}/restore`, {})).status).toBe(200);
+    expect((await bin()).body.results.some((entry) => entry.id === buttonId)).toBe(false);
+    const status = await manager.get<{ results: { numberOfPublishedItems: number } }>(
+      `/api/publishButtons/${buttonId}/status`,
+    );
+    expect(status.body.results.numberOfPublishedItems).toBe(1);
+
+    await manager.post(`/api/publishButtons/${buttonId}/trash`, {});
+    expect((await manager.post(`/api/publishButtons/${buttonId}/purge`, {})).status).toBe(200);
+    expect((await bin()).body.results.some((entry) => entry.id === buttonId)).toBe(false);
+    expect(await t.ctx.db.select().from(publishes).where(eq(publishes.buttonId, buttonId))).toEqual([]);
   });
 });

@@ -85,3 +85,12 @@ export const publishRunPlan = (phase: Phase['phase']): PublishRunPlan => {
 
 const isProcess = (node: NetworkNode) => publishModule(node.moduleId)?.type === 'process';
 const moduleName = (moduleId: string) => publishModule(moduleId)?.name ?? moduleId;
+
+/** A trashed button in the Recycle Bin (GET /api/{ctx}/recycleBin) with the items it took with it. */
+export const recycledButtonSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  trashedTime: z.string(),
+  publishedItems: z.number().int(),
+});
+export type RecycledButton = z.infer<typeof recycledButtonSchema>;

@@ -1,12 +1,23 @@
-import { collectionOf, idParamSchema, pageQuerySchema, publishSchema, resultsOf } from '@media/contract';
+import {
+  collectionOf,
+  idParamSchema,
+  okSchema,
+  PUBLISH_CONTEXTS,
+  pageQuerySchema,
+  publishSchema,
+  recycledButtonSchema,
+  resultsOf,
+} from '@media/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { requireActor } from '../../app.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
 import { getPublish, listButtonPublishes, republish } from './publishes.ts';
+import { listRecycleBin, purgeButton, restoreButton } from './recycle-bin.ts';
 
-/** Published items: a button's list, one item, and republish (DESIGN "Publishing", spec3 §7). */
+/** Published items: a button's list, one item, republish, and the Recycle Bin (DESIGN "Publishing"). */
 export const registerPublishRoutes = (fastify: FastifyInstance, ctx: AppContext) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['publishing'];
@@ -56,4 +67,27 @@ export const registerPublishRoutes = (fastify: FastifyInstance, ctx: AppContext)
     },
     async (request) => results(await republish({ ctx, actor: requireActor(request), id: request.params.id })),
   );
+  for (const kind of PUBLISH_CONTEXTS)
+    app.get(
+      `/${kind}/:id/recycleBin`,
+      {
+        schema: {
+          tags,
+          description: 'Trashed buttons with the published items they took with them (managers)',
+          params: idParamSchema,
+          response: { 200: resultsOf(z.array(recycledButtonSchema)) },
+        },
+      },
+      async (request) =>
+        results(await listRecycleBin({ ctx, actor: requireActor(request), kind, id: request.params.id })),
+    );
+  for (const [action, run, description] of [
+    ['restore', restoreButton, 'Take a trashed button and its published items out of the Recycle Bin'],
+    ['purge', purgeButton, 'Delete a trashed button and its published items for good'],
+  ] as const)
+    app.post(
+      `/publishButtons/:id/${action}`,
+      { schema: { tags, description, params: idParamSchema, response: { 200: okSchema } } },
+      async (request) => results(await run({ ctx, actor: requireActor(request), id: request.params.id })),
+    );
 };
