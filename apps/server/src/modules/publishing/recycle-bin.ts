@@ -51,17 +51,23 @@ const requireTrashed = async (ctx: Call['ctx'], actor: Call['actor'], id: number
   const owner = ownerScope(row);
   const scope = await manageScope(ctx.db, actor, owner.kind, owner.id);
   if (!row.deletedAt) throw conflict(MSG_NOT_IN_RECYCLE_BIN);
-  return { row: { ...row, deletedAt: row.deletedAt }, scope };
+  return { row, scope };
 };
 
 /** POST /api/publishButtons/{id}/restore: the button and the items trashed with it come back, together. */
 export const restoreButton = async ({ ctx, actor, id }: Call<{ id: number }>) => {
-  const { row, scope } = await requireTrashed(ctx, actor, id);
+  const { scope } = await requireTrashed(ctx, actor, id);
   await ctx.db.transaction(async (tx) => {
     await tx
       .update(publishes)
       .set({ deletedAt: null })
-      .where(and(eq(publishes.buttonId, id), eq(publishes.deletedAt, row.deletedAt)));
+      // Compared in the database: a timestamp read into JavaScript loses its microseconds.
+      .where(
+        and(
+          eq(publishes.buttonId, id),
+          sql`${publishes.deletedAt} = (select ${publishButtons.deletedAt} from ${publishButtons} where ${publishButtons.id} = ${id})`,
+        ),
+      );
     await tx
       .update(publishButtons)
       .set({ deletedAt: null, updatedAt: sql`now()` })
