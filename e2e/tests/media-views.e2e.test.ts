@@ -131,4 +131,47 @@ describe('media manager views and publishing', () => {
     await items.getByText('exports/evening-news/web/Weather opener (2).mp4').waitFor({ timeout: 30_000 });
     await context.close();
   });
+  it('restores a deleted button with its published items from the Recycle Bin', async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'admin', E2E_ADMIN_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    const account = await apiGet<{ id: number }>(context, `${base}/api/accounts/byName/evening-news`);
+    const body = newButtonBody({
+      name: 'Binned export',
+      processModuleId: 'as-is',
+      destinationModuleId: 'folder-export',
+    });
+    for (const node of (body.phases[0] as Phase).phase.network.nodes)
+      if (node.moduleId === 'folder-export') node.options = { folder: 'binned' };
+    const headers = await csrf(context);
+    await context.request.post(`${base}/api/accounts/${account.id}/publishButtons`, { data: body, headers });
+    const published = await context.request.post(`${base}/api/nodesTransfer`, {
+      data: {
+        srcPath: '/evening-news/News/Today/Press conference',
+        dstPath: '/evening-news/Publish/Binned export',
+        operation: 'publish',
+      },
+      headers,
+    });
+    expect(published.status(), await published.text()).toBe(200);
+
+    await page.goto(`${base}/accounts/evening-news/publishing`);
+    const card = page.getByLabel('Publishing button Binned export');
+    await card.getByText('1 published items').waitFor();
+    await card.getByRole('button', { name: 'Delete Binned export' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
+    await card.waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Recycle Bin' }).click();
+    const bin = page.getByRole('dialog', { name: 'Recycle Bin' });
+    const binned = bin.locator('tr', { hasText: 'Binned export' });
+    await binned.getByText('1', { exact: true }).waitFor();
+    await screenshots(page, 'recycle-bin');
+    await binned.getByRole('button', { name: 'Restore' }).click();
+    await bin.getByText('The Recycle Bin is empty').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByLabel('Publishing button Binned export').getByText('1 published items').waitFor();
+    await context.close();
+  });
 });

@@ -7,6 +7,7 @@ import type {
   PublishLocation,
   PublishModule,
   PublishModuleType,
+  RecycledButton,
   RoleRestriction,
 } from '@media/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -247,5 +248,23 @@ export const useRepublish = () => {
     mutationFn: (id: number) =>
       apiFetch<Publish>(`/api/publishes/${id}/republish`, { method: 'POST', body: {} }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['publishButton'] }),
+  });
+};
+
+/** GET /api/{ctx}/recycleBin: trashed buttons with the items they took with them (managers). */
+export const useRecycleBin = (ctx: PublishContext, enabled: boolean) =>
+  useQuery({
+    queryKey: [...publishingKey(ctx), 'recycleBin'],
+    enabled,
+    queryFn: () => apiFetch<RecycledButton[]>(`${ctxPath(ctx)}/recycleBin`),
+  });
+
+/** POST /api/publishButtons/{id}/restore or /purge; the buttons and the bin are read again. */
+export const useRecycleBinAction = (ctx: PublishContext) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, action }: { id: number; action: 'restore' | 'purge' }) =>
+      apiFetch<{ ok: true }>(`/api/publishButtons/${id}/${action}`, { method: 'POST', body: {} }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: publishingKey(ctx) }),
   });
 };

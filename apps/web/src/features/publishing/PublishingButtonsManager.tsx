@@ -23,6 +23,7 @@ import { AddButtonDialog, type NewButtonChoice } from './AddButtonDialog.tsx';
 import { ButtonCard, type Draft } from './ButtonCard.tsx';
 import { bodyOf, byName, formOf, restrictionsFor } from './button-form.ts';
 import { type MultiChange, MultiEditBar } from './MultiEditBar.tsx';
+import { RecycleBin } from './RecycleBin.tsx';
 
 let draftSequence = 0;
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -153,7 +154,12 @@ export const PublishingButtonsManager = ({
           A publishing button sends media through a network of modules to a destination. Double-click a card
           to edit its network.
         </Text>
-        {canManage && <Button onClick={() => setAdding(true)}>{PUBLISH_MESSAGES.addTitle}</Button>}
+        {canManage && (
+          <Group gap="xs">
+            <RecycleBin ctx={ctx} />
+            <Button onClick={() => setAdding(true)}>{PUBLISH_MESSAGES.addTitle}</Button>
+          </Group>
+        )}
       </Group>
       {!canManage && (
         <Alert color="blue" data-testid="publishing-read-only">
