@@ -174,4 +174,61 @@ describe('media manager views and publishing', () => {
     await page.getByLabel('Publishing button Binned export').getByText('1 published items').waitFor();
     await context.close();
   });
+  it('asks for the options a button leaves empty, node by node, and publishes with the answers', async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'admin', E2E_ADMIN_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    const account = await apiGet<{ id: number }>(context, `${base}/api/accounts/byName/evening-news`);
+    const body = newButtonBody({
+      name: 'Ask export',
+      processModuleId: 'watermark',
+      destinationModuleId: 'folder-export',
+    });
+    for (const node of (body.phases[0] as Phase).phase.network.nodes) {
+      if (node.moduleId === 'folder-export') node.options = { folder: 'asked' };
+      if (node.moduleId === 'watermark') node.options = { position: 'top-right' };
+    }
+    const created = await context.request.post(`${base}/api/accounts/${account.id}/publishButtons`, {
+      data: body,
+      headers: await csrf(context),
+    });
+    expect(created.status(), await created.text()).toBe(200);
+
+    await page.goto(
+      `${base}/accounts/evening-news/media?path=${encodeURIComponent('/evening-news/News/Today')}`,
+    );
+    await row(page, '/evening-news/News/Today/Weather opener').getByRole('checkbox').check();
+    await row(page, '/evening-news/News/Today/Press conference').getByRole('checkbox').check();
+    await page
+      .getByRole('toolbar', { name: 'Media actions' })
+      .getByRole('button', { name: 'Publish' })
+      .click();
+    await page.getByRole('menuitem', { name: 'Ask export' }).click();
+    // One dialog per node, in the order of the selection; each answer is published on its own.
+    const answered: string[] = [];
+    for (let round = 0; round < 2; round++) {
+      const dialog = page.getByRole('dialog', { name: /^Publish with Ask export: / });
+      const title = (await dialog.getByRole('heading').textContent()) ?? '';
+      const publishButton = dialog.getByRole('button', { name: 'Publish' });
+      expect(await publishButton.isDisabled()).toBe(true);
+      await dialog.getByLabel('Text').fill(`Exclusive ${round}`);
+      if (round === 0) await screenshots(page, 'publish-options');
+      await publishButton.click();
+      await page.getByRole('dialog', { name: title }).waitFor({ state: 'detached' });
+      answered.push(title.replace('Publish with Ask export: ', ''));
+    }
+    expect(answered.sort()).toEqual(['Press conference', 'Weather opener']);
+    for (const name of ['Weather opener', 'Press conference'])
+      await expect
+        .poll(
+          () =>
+            fs.existsSync(path.join(setup.server.dataDir, 'exports', 'evening-news', 'asked', `${name}.mp4`)),
+          {
+            timeout: 30_000,
+          },
+        )
+        .toBe(true);
+    await context.close();
+  });
 });

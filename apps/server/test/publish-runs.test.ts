@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   NODE_MESSAGES,
+  type NotEnoughPublishData,
   newButtonBody,
   type Phase,
   PUBLISH_RUN_MESSAGES,
@@ -149,7 +150,7 @@ describe(`publish runs (${testDriver()})`, () => {
       videoOf(ffprobe(path.join(t.config.dataDir, done?.outputs[0]?.location as string)))?.codec_name,
     ).toBe('h264');
 
-    await button('Subtitled', { moduleId: 'burn-subtitles', options: {} });
+    await button('Subtitled', { moduleId: 'burn-subtitles', options: { language: 'en' } });
     const subtitled = await publish(w.editor.client, clipPath, `/${w.account.name}/Publish/Subtitled`);
     const failed = await settled((subtitled.body.results.publishIds as [number])[0]);
     expect(failed).toMatchObject({
@@ -251,5 +252,33 @@ describe(`publish runs (${testDriver()})`, () => {
     expect((await manager.post(`/api/publishButtons/${buttonId}/purge`, {})).status).toBe(200);
     expect((await bin()).body.results.some((entry) => entry.id === buttonId)).toBe(false);
     expect(await t.ctx.db.select().from(publishes).where(eq(publishes.buttonId, buttonId))).toEqual([]);
+  });
+  it('asks for the options a button leaves empty (notEnoughPublishData) and runs with the answer', async () => {
+    // A watermark without its text: each publish must say what to burn in.
+    await button('Ask', { moduleId: 'watermark', options: { position: 'bottom-left' } });
+    const dst = `/${w.account.name}/Publish/Ask`;
+    const asked = await publish(w.editor.client, clipPath, dst);
+    expect(asked.status).toBe(400);
+    const error = (
+      asked.body as unknown as { error: { code: string; message: string; data: NotEnoughPublishData } }
+    ).error;
+    expect(error).toMatchObject({
+      code: NODE_MESSAGES.notEnoughPublishData,
+      message: PUBLISH_RUN_MESSAGES.optionsNeeded,
+      data: { nodes: [clipPath], title: PUBLISH_RUN_MESSAGES.optionsTitle('Ask') },
+    });
+    expect(error.data.schema.map((field) => [field.name, field.type, field.required])).toEqual([
+      ['text', 'text', true],
+    ]);
+
+    const answered = await postNodes<{ results: TransferResult }>(w.editor.client, '/api/nodesTransfer', {
+      srcPath: clipPath,
+      dstPath: dst,
+      operation: 'publish',
+      userPublishData: { text: 'Exclusive' },
+    });
+    expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+    const done = await settled((answered.body.results.publishIds as [number])[0]);
+    expect(done).toMatchObject({ status: 'done', options: { text: 'Exclusive' } });
   });
 });

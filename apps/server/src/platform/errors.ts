@@ -20,16 +20,19 @@ export class AppError extends Error {
   readonly code: string;
   readonly status: number;
   readonly fields: Record<string, string> | undefined;
+  /** What the client needs to answer the error (e.g. the options of notEnoughPublishData). */
+  readonly data: unknown;
 
   constructor(
     code: string,
     message: string,
-    options: { status?: number; fields?: Record<string, string> } = {},
+    options: { status?: number; fields?: Record<string, string>; data?: unknown } = {},
   ) {
     super(message);
     this.code = code;
     this.status = options.status ?? STATUS_OF_CODE[code] ?? 400;
     this.fields = options.fields;
+    this.data = options.data;
   }
 }
 

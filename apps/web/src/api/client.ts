@@ -15,6 +15,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code?: string,
     readonly fields?: Record<string, string>,
+    /** What the server gave to answer the error (notEnoughPublishData: the options to ask for). */
+    readonly data?: unknown,
   ) {
     super(message);
   }
@@ -126,7 +128,7 @@ export const createApiClient = (deps: Dependencies) => {
         continue;
       }
       const error = (body as Partial<ErrorBody> | undefined)?.error;
-      throw new ApiError(errorText(body), response.status, error?.code, error?.fields);
+      throw new ApiError(errorText(body), response.status, error?.code, error?.fields, error?.data);
     }
   };
 

@@ -106,8 +106,9 @@ export const useTransferTypes = () =>
 export const useTransfer = () => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: Pick<NodesTransfer, 'dstPath' | 'operation'> & { srcPath: string[] }) =>
-      nodes<TransferResult>('/api/nodesTransfer', { method: 'POST', body }),
+    mutationFn: (
+      body: Pick<NodesTransfer, 'dstPath' | 'operation' | 'userPublishData'> & { srcPath: string[] },
+    ) => nodes<TransferResult>('/api/nodesTransfer', { method: 'POST', body }),
     onSuccess: (result) => {
       if (result.operation !== 'move') return;
       const moved = new Set(result.nodes.map((node) => node.from));

@@ -10,6 +10,7 @@ export const errorBodySchema = z
       message: z.string().describe('Text for the user'),
       code: z.string().describe('Stable machine-readable code'),
       fields: z.record(z.string(), z.string()).optional().describe('Per-field messages of a form'),
+      data: z.unknown().optional().describe('What the client needs to answer it (notEnoughPublishData)'),
     }),
   })
   .describe('Error answer');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newButtonBody } from './network.ts';
 import type { Phase } from './publishing.ts';
-import { PUBLISH_RUN_MESSAGES, publishRunPlan } from './runs.ts';
+import { PUBLISH_RUN_MESSAGES, publishOptionsNeeded, publishRunPlan, withPublishData } from './runs.ts';
 
 const phaseOf = (processModuleId: string, destinationModuleId: string) => {
   const [phase] = newButtonBody({ name: 'Web', processModuleId, destinationModuleId }).phases as [Phase];
@@ -60,5 +60,25 @@ describe('the run plan of a phase', () => {
       [2, 1],
     ];
     expect(modules(publishRunPlan(phase).chains[0]?.processes ?? [])).toEqual(['transcode', 'as-is']);
+  });
+});
+
+describe('options a publish must be given', () => {
+  it('asks for required text, textarea and select fields the button leaves empty, unless given', () => {
+    const phase = phaseOf('watermark', 'folder-export');
+    for (const node of phase.network.nodes) if (node.moduleId !== 'source-media') node.options = {};
+    expect(publishOptionsNeeded(phase).map((field) => field.name)).toEqual(['text', 'folder']);
+    expect(publishOptionsNeeded(phase, { text: 'Live', folder: ' ' }).map((field) => field.name)).toEqual([
+      'folder',
+    ]);
+    expect(publishOptionsNeeded(phase, { text: 'Live', folder: 'out' })).toEqual([]);
+  });
+  it('fills what the button left empty with what was given, never what it set', () => {
+    expect(
+      withPublishData({ text: '', position: 'top-left' }, { text: 'Live', position: 'bottom-right' }),
+    ).toEqual({
+      text: 'Live',
+      position: 'top-left',
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FormSchema } from '../forms/schema.ts';
 import { publishModule } from './catalogue.ts';
 import type { NetworkNode, Phase } from './publishing.ts';
 
@@ -35,6 +36,8 @@ export const PUBLISH_RUN_MESSAGES = {
   cannotRunYet: (name: string) => `This cloud cannot run the module ${name} yet`,
   chainBroken: (destination: string) => `Nothing feeds the destination ${destination}`,
   notMedia: (path: string) => `${path} is a folder: only media can be published`,
+  optionsNeeded: 'This publishing button needs more options for each publish',
+  optionsTitle: (button: string) => `Publish with ${button}`,
 } as const;
 
 /** A publishing button shows in an account's tree as /{account}/Publish/{button name} (DESIGN "Publishing"). */
@@ -94,3 +97,42 @@ export const recycledButtonSchema = z.object({
   publishedItems: z.number().int(),
 });
 export type RecycledButton = z.infer<typeof recycledButtonSchema>;
+
+/** Field types a person answers in the publish additional-options dialog (spec3 §2). */
+const ASKED_TYPES = new Set(['text', 'textarea', 'select']);
+const isEmpty = (value: unknown) => value === undefined || value === null || String(value).trim() === '';
+
+/**
+ * The options a publish must be given (spec3 §4 notEnoughPublishData): required text, textarea or select
+ * fields that the button leaves empty on a module it runs, and that `given` does not answer either.
+ */
+export const publishOptionsNeeded = (
+  phase: Phase['phase'],
+  given: Record<string, unknown> = {},
+): FormSchema => {
+  const plan = publishRunPlan(phase);
+  const needed = new Map<string, FormSchema[number]>();
+  for (const node of [
+    ...plan.chains.flatMap((chain) => [...chain.processes, chain.destination]),
+    ...plan.post,
+  ])
+    for (const field of publishModule(node.moduleId)?.schema ?? [])
+      if (
+        field.required &&
+        ASKED_TYPES.has(field.type) &&
+        isEmpty(node.options[field.name]) &&
+        isEmpty(given[field.name])
+      )
+        needed.set(field.name, field);
+  return [...needed.values()];
+};
+
+/** A module's options for one publish: what the person gave fills what the button left empty. */
+export const withPublishData = (options: Record<string, unknown>, given: Record<string, unknown>) => {
+  const filled = { ...options };
+  for (const [name, value] of Object.entries(given)) if (isEmpty(filled[name])) filled[name] = value;
+  return filled;
+};
+
+/** The details of a notEnoughPublishData answer: the nodes to ask for, the dialog's title and its fields. */
+export type NotEnoughPublishData = { nodes: string[]; title: string; schema: FormSchema };

@@ -2,15 +2,17 @@ import {
   accountPath,
   CHANNELS,
   NODE_MESSAGES,
+  type NotEnoughPublishData,
   PUBLISH_RUN_MESSAGES,
   publishButtonNameOf,
+  publishOptionsNeeded,
   splitAccountPath,
   type TransferResult,
 } from '@media/contract';
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { badRequest, forbidden } from '../../platform/errors.ts';
+import { AppError, badRequest, forbidden } from '../../platform/errors.ts';
 import { requireNodeAt, treeAccess } from '../nodes/access.ts';
 import { roleAllowed } from './buttons.ts';
 import { queuePublishes } from './runs.ts';
@@ -73,6 +75,19 @@ export const publishTransfer = async (
       throw badRequest(refusal, { srcPath: refusal });
     }
     nodeIds.push(node.id);
+  }
+  const [phase] = target.button.phases;
+  const needed = phase ? publishOptionsNeeded(phase.phase, request.userPublishData) : [];
+  if (needed.length > 0) {
+    const data: NotEnoughPublishData = {
+      nodes: request.srcPaths,
+      title: PUBLISH_RUN_MESSAGES.optionsTitle(target.button.name),
+      schema: needed,
+    };
+    throw new AppError(NODE_MESSAGES.notEnoughPublishData, PUBLISH_RUN_MESSAGES.optionsNeeded, {
+      status: 400,
+      data,
+    });
   }
   const publishIds = await ctx.db.transaction((tx) =>
     queuePublishes(

@@ -9,6 +9,7 @@ import {
   type PublishOutput,
   publishModule,
   publishRunPlan,
+  withPublishData,
 } from '@media/contract';
 import {
   probe,
@@ -170,7 +171,12 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
     if (!phase) throw new PublishRefused(PUBLISH_RUN_MESSAGES.noSource);
     if (button.location.type !== 'cloud')
       throw new PublishRefused(PUBLISH_RUN_MESSAGES.cannotRunYet('on an edge server'));
-    const plan = publishRunPlan(phase.phase);
+    // What the person gave when publishing fills what the button left empty (notEnoughPublishData).
+    const nodes = phase.phase.network.nodes.map((node) => ({
+      ...node,
+      options: withPublishData(node.options, publish.options),
+    }));
+    const plan = publishRunPlan({ ...phase.phase, network: { ...phase.phase.network, nodes } });
     if (plan.problems.length > 0) throw new PublishRefused(plan.problems.join('; '));
 
     await fs.promises.rm(workDir, { recursive: true, force: true });

@@ -5,8 +5,13 @@ import { isConnectionLost } from '../db/errors.ts';
 import { AppError } from '../errors.ts';
 import { refusedByDatabase } from './input-guards.ts';
 
-const body = (code: string, message: string, fields?: Record<string, string>): ErrorBody => ({
-  error: fields && Object.keys(fields).length > 0 ? { message, code, fields } : { message, code },
+const body = (code: string, message: string, fields?: Record<string, string>, data?: unknown): ErrorBody => ({
+  error: {
+    message,
+    code,
+    ...(fields && Object.keys(fields).length > 0 ? { fields } : {}),
+    ...(data === undefined ? {} : { data }),
+  },
 });
 
 type ValidationIssue = {
@@ -33,7 +38,7 @@ const validationFields = (issues: ValidationIssue[]) => {
 export const registerErrorHandler = (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).send(body(error.code, error.message, error.fields));
+      return reply.status(error.status).send(body(error.code, error.message, error.fields, error.data));
     }
     if (isConnectionLost(error)) {
       // The database connection went away under this request: it failed as a whole and may be repeated.
