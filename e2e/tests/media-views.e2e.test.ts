@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NODE_MESSAGES, newButtonBody, type Phase } from '@media/contract';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiGet, closeNotifications, csrf } from '../api.ts';
 import { E2E_ADMIN_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
@@ -11,6 +11,32 @@ const DEMO_PASSWORD = 'Demo-Passw0rd-views';
 
 /** The children table's row of a node, by its path. */
 const row = (page: Page, path: string) => page.locator(`tr[data-row-id="${path}"]`);
+
+/**
+ * Creates a publishing button of evening-news through the API: source → {process} → Export to folder
+ * {folder}, with the process's options as given.
+ */
+const createExportButton = async (
+  context: BrowserContext,
+  base: string,
+  button: { name: string; processModuleId: string; processOptions: Record<string, unknown>; folder: string },
+) => {
+  const account = await apiGet<{ id: number }>(context, `${base}/api/accounts/byName/evening-news`);
+  const body = newButtonBody({
+    name: button.name,
+    processModuleId: button.processModuleId,
+    destinationModuleId: 'folder-export',
+  });
+  for (const node of (body.phases[0] as Phase).phase.network.nodes) {
+    if (node.moduleId === 'folder-export') node.options = { folder: button.folder };
+    if (node.moduleId === button.processModuleId) node.options = button.processOptions;
+  }
+  const created = await context.request.post(`${base}/api/accounts/${account.id}/publishButtons`, {
+    data: body,
+    headers: await csrf(context),
+  });
+  expect(created.status(), await created.text()).toBe(200);
+};
 
 /** The media manager's other views and its Publish action, on the demo's evening-news account. */
 describe('media manager views and publishing', () => {
@@ -73,21 +99,12 @@ describe('media manager views and publishing', () => {
     const base = setup.server.url;
     await signIn(page, base, 'admin', E2E_ADMIN_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
-    const account = await apiGet<{ id: number }>(context, `${base}/api/accounts/byName/evening-news`);
-    const body = newButtonBody({
+    await createExportButton(context, base, {
       name: 'Web export',
       processModuleId: 'transcode',
-      destinationModuleId: 'folder-export',
+      processOptions: { format: 'mp4', videoBitrate: 800 },
+      folder: 'web',
     });
-    for (const node of (body.phases[0] as Phase).phase.network.nodes) {
-      if (node.moduleId === 'folder-export') node.options = { folder: 'web' };
-      if (node.moduleId === 'transcode') node.options = { format: 'mp4', videoBitrate: 800 };
-    }
-    const created = await context.request.post(`${base}/api/accounts/${account.id}/publishButtons`, {
-      data: body,
-      headers: await csrf(context),
-    });
-    expect(created.status(), await created.text()).toBe(200);
 
     await page.goto(
       `${base}/accounts/evening-news/media?path=${encodeURIComponent('/evening-news/News/Today')}`,
@@ -136,16 +153,13 @@ describe('media manager views and publishing', () => {
     const base = setup.server.url;
     await signIn(page, base, 'admin', E2E_ADMIN_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
-    const account = await apiGet<{ id: number }>(context, `${base}/api/accounts/byName/evening-news`);
-    const body = newButtonBody({
+    await createExportButton(context, base, {
       name: 'Binned export',
       processModuleId: 'as-is',
-      destinationModuleId: 'folder-export',
+      processOptions: {},
+      folder: 'binned',
     });
-    for (const node of (body.phases[0] as Phase).phase.network.nodes)
-      if (node.moduleId === 'folder-export') node.options = { folder: 'binned' };
     const headers = await csrf(context);
-    await context.request.post(`${base}/api/accounts/${account.id}/publishButtons`, { data: body, headers });
     const published = await context.request.post(`${base}/api/nodesTransfer`, {
       data: {
         srcPath: '/evening-news/News/Today/Press conference',
@@ -179,21 +193,13 @@ describe('media manager views and publishing', () => {
     const base = setup.server.url;
     await signIn(page, base, 'admin', E2E_ADMIN_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
-    const account = await apiGet<{ id: number }>(context, `${base}/api/accounts/byName/evening-news`);
-    const body = newButtonBody({
+    // A watermark without its text: each publish asks for it.
+    await createExportButton(context, base, {
       name: 'Ask export',
       processModuleId: 'watermark',
-      destinationModuleId: 'folder-export',
+      processOptions: { position: 'top-right' },
+      folder: 'asked',
     });
-    for (const node of (body.phases[0] as Phase).phase.network.nodes) {
-      if (node.moduleId === 'folder-export') node.options = { folder: 'asked' };
-      if (node.moduleId === 'watermark') node.options = { position: 'top-right' };
-    }
-    const created = await context.request.post(`${base}/api/accounts/${account.id}/publishButtons`, {
-      data: body,
-      headers: await csrf(context),
-    });
-    expect(created.status(), await created.text()).toBe(200);
 
     await page.goto(
       `${base}/accounts/evening-news/media?path=${encodeURIComponent('/evening-news/News/Today')}`,

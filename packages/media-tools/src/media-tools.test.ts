@@ -6,32 +6,10 @@ import path from 'node:path';
 import { proxyPlan } from '@media/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash, makeFilmstrip, makePoster, makeProxy, probe } from './index.ts';
+import { ffmpeg, ffprobe } from './test-media.ts';
 
 let dir: string;
 const file = (name: string) => path.join(dir, name);
-const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
-/** ffprobe's own reading of a file, independent of `probe`. */
-const ffprobe = (target: string) =>
-  JSON.parse(
-    execFileSync('ffprobe', [
-      '-v',
-      'error',
-      '-print_format',
-      'json',
-      '-show_format',
-      '-show_streams',
-      target,
-    ]).toString(),
-  ) as {
-    format: { duration: string };
-    streams: {
-      codec_type: string;
-      codec_name: string;
-      width?: number;
-      height?: number;
-      r_frame_rate?: string;
-    }[];
-  };
 const leftovers = () => fs.readdirSync(dir).filter((name) => name.includes('.part'));
 
 beforeAll(() => {

@@ -1,46 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transcodeFile, watermarkFile } from './index.ts';
+import { ffmpeg, ffprobe, greyFrame } from './test-media.ts';
 
 let dir: string;
 const file = (name: string) => path.join(dir, name);
-const streams = (target: string) =>
-  JSON.parse(
-    execFileSync('ffprobe', [
-      '-v',
-      'error',
-      '-print_format',
-      'json',
-      '-show_streams',
-      '-show_format',
-      target,
-    ]).toString(),
-  ) as {
-    streams: { codec_type: string; codec_name: string }[];
-    format: { format_name: string; bit_rate: string };
-  };
+const streams = (target: string) => ffprobe(target);
 /** The picture of a frame as 64x36 grey bytes. */
-const frame = (input: string) =>
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-ss',
-    '1',
-    '-i',
-    input,
-    '-frames:v',
-    '1',
-    '-f',
-    'rawvideo',
-    '-pix_fmt',
-    'gray',
-    '-s',
-    '64x36',
-    '-',
-  ]);
+const frame = (input: string) => greyFrame(input, '1', 64, 36);
 /** How different a region (columns x0..x1, rows y0..y1) of two frames is, on average. */
 const difference = (a: Buffer, b: Buffer, x0: number, x1: number, y0: number, y1: number) => {
   let sum = 0;
@@ -49,25 +18,11 @@ const difference = (a: Buffer, b: Buffer, x0: number, x1: number, y0: number, y1
   return sum / ((x1 - x0) * (y1 - y0));
 };
 
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-publish-'));
-  execFileSync('ffmpeg', [
+/** `seconds` of a lavfi picture with a tone, in H.264 + AAC. */
+const makeInput = (picture: string, name: string) =>
+  ffmpeg(
+    ...['-f', 'lavfi', '-i', picture, '-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '2'],
     ...[
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'smptebars=size=640x360:rate=25',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440',
-    ],
-    ...[
-      '-t',
-      '2',
       '-c:v',
       'libx264',
       '-preset',
@@ -77,17 +32,15 @@ beforeAll(() => {
       '-c:a',
       'aac',
       '-shortest',
-      file('in.mp4'),
+      file(name),
     ],
-  ]);
-});
+  );
+
 beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-publish-'));
+  makeInput('smptebars=size=640x360:rate=25', 'in.mp4');
   // A busy picture, so a higher bit rate is spent (bars alone compress to nothing at any rate).
-  execFileSync('ffmpeg', [
-    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25,noise=alls=30:allf=t'],
-    ...['-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '2', '-c:v', 'libx264', '-preset', 'ultrafast'],
-    ...['-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', file('busy.mp4')],
-  ]);
+  makeInput('testsrc2=size=640x360:rate=25,noise=alls=30:allf=t', 'busy.mp4');
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

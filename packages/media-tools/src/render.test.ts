@@ -1,40 +1,14 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderEdl, renderedDuration } from './index.ts';
+import { ffmpeg, greyFrame, ffprobe as probeFile, streamOf } from './test-media.ts';
 
 let dir: string;
 const file = (name: string) => path.join(dir, name);
-const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
-/** ffprobe's own count of the frames and reading of the streams, independent of the renderer. */
-const ffprobe = (target: string) =>
-  JSON.parse(
-    execFileSync('ffprobe', [
-      '-v',
-      'error',
-      '-count_frames',
-      '-print_format',
-      'json',
-      '-show_format',
-      '-show_streams',
-      target,
-    ]).toString(),
-  ) as {
-    format: { duration: string; format_name: string };
-    streams: {
-      codec_type: string;
-      codec_name: string;
-      width?: number;
-      height?: number;
-      r_frame_rate?: string;
-      nb_read_frames?: string;
-      duration?: string;
-    }[];
-  };
-const stream = (info: ReturnType<typeof ffprobe>, type: string) =>
-  info.streams.find((entry) => entry.codec_type === type);
+const ffprobe = (target: string) => probeFile(target, { countFrames: true });
+const stream = streamOf;
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-render-'));
@@ -106,24 +80,7 @@ describe('rendering an edl', () => {
       height: 240,
       output: file('one.mp4'),
     });
-    const frame = (input: string, at: string) =>
-      execFileSync('ffmpeg', [
-        '-v',
-        'error',
-        '-ss',
-        at,
-        '-i',
-        input,
-        '-frames:v',
-        '1',
-        '-f',
-        'rawvideo',
-        '-pix_fmt',
-        'gray',
-        '-s',
-        '32x24',
-        '-',
-      ]);
+    const frame = (input: string, at: string) => greyFrame(input, at, 32, 24);
     const rendered = frame(file('one.mp4'), '0');
     const distance = (other: Buffer) =>
       rendered.reduce((sum, value, index) => sum + Math.abs(value - (other[index] ?? 0)), 0);
