@@ -16,7 +16,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishes } from '../src/modules/publishing/tables.ts';
 import { makeMediaRow, makeNodeRow } from '../src/seed/node-factories.ts';
 import { ffprobe, makeClip, videoOf } from './agent-ingest-world.ts';
-import { buildTestApp, eventually, type TestApp, type TestClient, testDriver } from './harness.ts';
+import {
+  buildTestApp,
+  eventually,
+  readMailTexts,
+  type TestApp,
+  type TestClient,
+  testDriver,
+} from './harness.ts';
 import { postNodes } from './nodes-world.ts';
 import { createButton, makePublishingWorld, type PublishingWorld } from './publishing-world.ts';
 
@@ -280,5 +287,33 @@ describe(`publish runs (${testDriver()})`, () => {
     expect(answered.status, JSON.stringify(answered.body)).toBe(200);
     const done = await settled((answered.body.results.publishIds as [number])[0]);
     expect(done).toMatchObject({ status: 'done', options: { text: 'Exclusive' } });
+  });
+  it('runs the post modules after the destination: an email notification is mailed with where it went', async () => {
+    const body = newButtonBody({
+      name: 'Mailed',
+      processModuleId: 'as-is',
+      destinationModuleId: 'folder-export',
+    });
+    const [phase] = body.phases as [Phase];
+    for (const node of phase.phase.network.nodes)
+      if (node.moduleId === 'folder-export') node.options = { folder: 'mailed' };
+    phase.phase.network.nodes.push({
+      nodeLocalId: 3,
+      moduleId: 'email-notify',
+      options: { to: 'desk@example.com' },
+    });
+    phase.phase.network.connections.push([1, 3]);
+    phase.phase.postNodes = [3];
+    await createButton(w.accountManager.client, 'accounts', w.account.id, body);
+    const answer = await publish(w.editor.client, clipPath, `/${w.account.name}/Publish/Mailed`);
+    const done = await settled((answer.body.results.publishIds as [number])[0]);
+    expect(done?.status, JSON.stringify(done?.log)).toBe('done');
+    expect(done?.log).toContain('Email notification: sent to desk@example.com');
+    const mail = await eventually(
+      () => readMailTexts(t.config).find((text) => text.includes('To: desk@example.com')),
+      20_000,
+    );
+    expect(mail).toContain('published with Mailed');
+    expect(mail).toContain(path.join('exports', w.account.name, 'mailed', 'Interview.mp4'));
   });
 });
