@@ -170,6 +170,24 @@ describe(`publish runs (${testDriver()})`, () => {
     expect(
       notifications.body.results.some((n) => n.type === 'problem' && n.message.includes('Subtitled')),
     ).toBe(true);
+
+    // A button that runs on an edge server says plainly that it cannot publish yet.
+    const edgeBody = newButtonBody({
+      name: 'On the edge',
+      processModuleId: 'as-is',
+      destinationModuleId: 'folder-export',
+    });
+    for (const node of (edgeBody.phases[0] as Phase).phase.network.nodes)
+      if (node.moduleId === 'folder-export') node.options = { folder: 'edge' };
+    await createButton(w.accountManager.client, 'accounts', w.account.id, {
+      ...edgeBody,
+      location: { type: 'edge', id: w.liveEdge.id },
+    });
+    const onEdge = await publish(w.editor.client, clipPath, `/${w.account.name}/Publish/On the edge`);
+    expect(await settled((onEdge.body.results.publishIds as [number])[0])).toMatchObject({
+      status: 'failed',
+      error: PUBLISH_RUN_MESSAGES.edgeNotYet,
+    });
   });
 
   it('refuses folders (400), viewers (403), unknown buttons (400) and hidden nodes (404), queueing nothing', async () => {

@@ -34,6 +34,7 @@ export const PUBLISH_RUN_MESSAGES = {
   notRendered: 'The clip is not rendered yet',
   unknownModule: (moduleId: string) => `The module ${moduleId} is not installed`,
   cannotRunYet: (name: string) => `This cloud cannot run the module ${name} yet`,
+  edgeNotYet: 'A publishing button that runs on an edge server cannot publish yet',
   chainBroken: (destination: string) => `Nothing feeds the destination ${destination}`,
   notMedia: (path: string) => `${path} is a folder: only media can be published`,
   optionsNeeded: 'This publishing button needs more options for each publish',

@@ -169,8 +169,7 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
     if (!work.media.storagePath) throw new PublishRefused(PUBLISH_RUN_MESSAGES.noSource);
     const [phase] = button.phases;
     if (!phase) throw new PublishRefused(PUBLISH_RUN_MESSAGES.noSource);
-    if (button.location.type !== 'cloud')
-      throw new PublishRefused(PUBLISH_RUN_MESSAGES.cannotRunYet('on an edge server'));
+    if (button.location.type !== 'cloud') throw new PublishRefused(PUBLISH_RUN_MESSAGES.edgeNotYet);
     // What the person gave when publishing fills what the button left empty (notEnoughPublishData).
     const nodes = phase.phase.network.nodes.map((node) => ({
       ...node,
