@@ -1,4 +1,7 @@
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -13,6 +16,7 @@ import {
 } from '@media/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_SIGNATURE_HEADER } from '../src/modules/publishing/destinations.ts';
 import { publishes } from '../src/modules/publishing/tables.ts';
 import { makeMediaRow, makeNodeRow } from '../src/seed/node-factories.ts';
 import { ffprobe, makeClip, videoOf } from './agent-ingest-world.ts';
@@ -333,5 +337,51 @@ describe(`publish runs (${testDriver()})`, () => {
     );
     expect(mail).toContain('published with Mailed');
     expect(mail).toContain(path.join('exports', w.account.name, 'mailed', 'Interview.mp4'));
+  });
+  it('calls a webhook with the published media, signed with HMAC-SHA256 of the body', async () => {
+    const received: { body: string; signature: string | undefined }[] = [];
+    const receiver = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        received.push({
+          body: Buffer.concat(chunks).toString(),
+          signature: request.headers[WEBHOOK_SIGNATURE_HEADER] as string | undefined,
+        });
+        response.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const { port } = receiver.address() as AddressInfo;
+    try {
+      const body = newButtonBody({
+        name: 'Hooked',
+        processModuleId: 'as-is',
+        destinationModuleId: 'webhook',
+      });
+      for (const node of (body.phases[0] as Phase).phase.network.nodes)
+        if (node.moduleId === 'webhook')
+          node.options = { url: `http://127.0.0.1:${port}/hook`, secret: 's3cret' };
+      await createButton(w.accountManager.client, 'accounts', w.account.id, body);
+      const answer = await publish(w.editor.client, clipPath, `/${w.account.name}/Publish/Hooked`);
+      const done = await settled((answer.body.results.publishIds as [number])[0]);
+      expect(done?.status, JSON.stringify(done?.log)).toBe('done');
+      expect(done?.outputs).toEqual([{ moduleId: 'webhook', location: `http://127.0.0.1:${port}/hook` }]);
+      const [call] = received;
+      const expected = `sha256=${createHmac('sha256', 's3cret')
+        .update(call?.body ?? '')
+        .digest('hex')}`;
+      expect(call?.signature).toBe(expected);
+      const payload = JSON.parse(call?.body ?? '{}');
+      expect(payload).toMatchObject({
+        event: 'published',
+        node: { path: clipPath, name: 'Interview' },
+        button: { name: 'Hooked' },
+        file: { name: 'Interview.mp4' },
+      });
+      expect(payload.file.sha256).toMatch(/^[0-9a-f]{64}$/);
+    } finally {
+      receiver.close();
+    }
   });
 });

@@ -175,7 +175,11 @@ export const PUBLISH_MODULES: readonly PublishModule[] = [
     type: 'destination',
     selectable: true,
     version: '1.0',
-    schema: [{ name: 'url', type: 'url', label: 'Address', required: true, maxLength: 500 }],
+    schema: [
+      { name: 'url', type: 'url', label: 'Address', required: true, maxLength: 500 },
+      // The receiver checks the HMAC-SHA256 signature of each call with it (x-media-cloud-signature).
+      { name: 'secret', type: 'password', label: 'Signing secret', maxLength: 200 },
+    ],
     defaultInputModuleIds: ['as-is'],
     minInputModules: 1,
     maxInputModules: 1,

@@ -22,6 +22,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { defineQueue, type Job } from '../../platform/jobs/queues.ts';
 import { notifyUser } from '../notifications/service.ts';
+import { deliver, PublishRefused } from './destinations.ts';
 import * as repo from './run-repo.ts';
 
 /**
@@ -55,31 +56,7 @@ export const queuePublishes = async (
   return ids;
 };
 
-/** A failure no retry can mend: the run ends failed at once with this reason. */
-class PublishRefused extends Error {}
-
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/** A file or folder name from what a person typed: no separators, control or reserved characters. */
-const RESERVED = '/\\<>:"|?*';
-const safeName = (name: string) =>
-  [...name]
-    .map((character) => (character.charCodeAt(0) < 32 || RESERVED.includes(character) ? '_' : character))
-    .join('')
-    .trim() || '_';
-const safeFolder = (folder: string) =>
-  folder
-    .split(/[/\\]+/)
-    .filter((segment) => segment !== '' && segment !== '.' && segment !== '..')
-    .map(safeName);
-
-/** `name.ext`, or `name (2).ext` … when taken: an export never overwrites an earlier one. */
-const freeFile = async (folder: string, name: string, extension: string) => {
-  for (let attempt = 1; ; attempt++) {
-    const file = path.join(folder, `${name}${attempt === 1 ? '' : ` (${attempt})`}${extension}`);
-    if (!(await fs.promises.stat(file).catch(() => undefined))) return file;
-  }
-};
 
 type Step = { file: string; duration: number | null; hasAudio: boolean };
 
@@ -209,6 +186,11 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
         await deliver(ctx, chain.destination, current.file, {
           accountName: work.accountName,
           nodeName: node.name,
+          nodePath: nodePath ?? '',
+          publishId: id,
+          button: { id: publish.buttonId, name: button.name },
+          mediaId: work.media.id,
+          signal: job.signal,
         }),
       );
       done++;
@@ -247,30 +229,4 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
     await source?.release();
     await fs.promises.rm(workDir, { recursive: true, force: true });
   }
-};
-
-/** The destination module puts the file where it says; answers where. */
-const deliver = async (
-  ctx: AppContext,
-  destination: Phase['phase']['network']['nodes'][number],
-  file: string,
-  names: { accountName: string; nodeName: string },
-): Promise<PublishOutput> => {
-  if (destination.moduleId !== 'folder-export')
-    throw new PublishRefused(
-      PUBLISH_RUN_MESSAGES.cannotRunYet(publishModule(destination.moduleId)?.name ?? destination.moduleId),
-    );
-  const relative = path.join(
-    'exports',
-    safeName(names.accountName),
-    ...safeFolder(String(destination.options.folder ?? '')),
-  );
-  const folder = path.join(ctx.config.dataDir, relative);
-  await fs.promises.mkdir(folder, { recursive: true });
-  const target = await freeFile(folder, safeName(names.nodeName), path.extname(file) || '.mp4');
-  // Copied beside, then renamed: the export appears only when complete.
-  const partial = `${target}.part`;
-  await fs.promises.copyFile(file, partial);
-  await fs.promises.rename(partial, target);
-  return { moduleId: destination.moduleId, location: path.relative(ctx.config.dataDir, target) };
 };

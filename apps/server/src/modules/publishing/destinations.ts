@@ -1,0 +1,124 @@
+import { createHash, createHmac } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { type Phase, PUBLISH_RUN_MESSAGES, type PublishOutput, publishModule } from '@media/contract';
+import type { AppContext } from '../../platform/context.ts';
+
+/** A failure no retry can mend: the run ends failed at once with this reason. */
+export class PublishRefused extends Error {}
+
+/** Header of a webhook's signature: `sha256=` and the HMAC-SHA256 of the body with the button's secret. */
+export const WEBHOOK_SIGNATURE_HEADER = 'x-media-cloud-signature';
+/** A webhook that does not answer in this time is tried again later (the job's retries). */
+const WEBHOOK_TIMEOUT_MS = 10_000;
+
+type NetworkNode = Phase['phase']['network']['nodes'][number];
+type Delivery = {
+  accountName: string;
+  nodeName: string;
+  nodePath: string;
+  publishId: number;
+  button: { id: number; name: string };
+  mediaId: number;
+  signal: AbortSignal;
+};
+
+/** A file or folder name from what a person typed: no separators, control or reserved characters. */
+const RESERVED = '/\\<>:"|?*';
+const safeName = (name: string) =>
+  [...name]
+    .map((character) => (character.charCodeAt(0) < 32 || RESERVED.includes(character) ? '_' : character))
+    .join('')
+    .trim() || '_';
+const safeFolder = (folder: string) =>
+  folder
+    .split(/[/\\]+/)
+    .filter((segment) => segment !== '' && segment !== '.' && segment !== '..')
+    .map(safeName);
+
+/** `name.ext`, or `name (2).ext` … when taken: an export never overwrites an earlier one. */
+const freeFile = async (folder: string, name: string, extension: string) => {
+  for (let attempt = 1; ; attempt++) {
+    const file = path.join(folder, `${name}${attempt === 1 ? '' : ` (${attempt})`}${extension}`);
+    if (!(await fs.promises.stat(file).catch(() => undefined))) return file;
+  }
+};
+
+/** Export to folder: the file under DATA_DIR/exports/{account}/{folder}, complete or not at all. */
+const exportToFolder = async (
+  ctx: AppContext,
+  destination: NetworkNode,
+  file: string,
+  delivery: Delivery,
+) => {
+  const folder = path.join(
+    ctx.config.dataDir,
+    'exports',
+    safeName(delivery.accountName),
+    ...safeFolder(String(destination.options.folder ?? '')),
+  );
+  await fs.promises.mkdir(folder, { recursive: true });
+  const target = await freeFile(folder, safeName(delivery.nodeName), path.extname(file) || '.mp4');
+  // Copied beside, then renamed: the export appears only when complete.
+  const partial = `${target}.part`;
+  await fs.promises.copyFile(file, partial);
+  await fs.promises.rename(partial, target);
+  return path.relative(ctx.config.dataDir, target);
+};
+
+/**
+ * Webhook: tells another system what was published, as JSON (the node, the media's link, the file's size
+ * and SHA-256), signed with HMAC-SHA256 of the body when the button has a secret. A refusal or no answer
+ * fails the attempt, so the run is tried again with backoff.
+ */
+const callWebhook = async (ctx: AppContext, destination: NetworkNode, file: string, delivery: Delivery) => {
+  const url = String(destination.options.url ?? '');
+  const content = await fs.promises.readFile(file);
+  const body = JSON.stringify({
+    event: 'published',
+    publishId: delivery.publishId,
+    button: delivery.button,
+    node: { path: delivery.nodePath, name: delivery.nodeName },
+    media: { id: delivery.mediaId, link: `${ctx.config.publicUrl}/api/media/${delivery.mediaId}/content` },
+    file: {
+      name: `${delivery.nodeName}${path.extname(file)}`,
+      size: content.length,
+      sha256: createHash('sha256').update(content).digest('hex'),
+    },
+    time: new Date().toISOString(),
+  });
+  const secret = String(destination.options.secret ?? '');
+  const answer = await fetch(url, {
+    method: 'POST',
+    body,
+    headers: {
+      'content-type': 'application/json',
+      ...(secret
+        ? { [WEBHOOK_SIGNATURE_HEADER]: `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` }
+        : {}),
+    },
+    signal: AbortSignal.any([delivery.signal, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)]),
+  });
+  if (!answer.ok) throw new Error(`The webhook ${url} answered ${answer.status}`);
+  return url;
+};
+
+const DESTINATIONS: Record<
+  string,
+  (ctx: AppContext, destination: NetworkNode, file: string, delivery: Delivery) => Promise<string>
+> = { 'folder-export': exportToFolder, webhook: callWebhook };
+
+/** The destination module puts the file where it says; answers where. */
+export const deliver = async (
+  ctx: AppContext,
+  destination: NetworkNode,
+  file: string,
+  delivery: Delivery,
+): Promise<PublishOutput> => {
+  const run = DESTINATIONS[destination.moduleId];
+  if (!run)
+    throw new PublishRefused(
+      PUBLISH_RUN_MESSAGES.cannotRunYet(publishModule(destination.moduleId)?.name ?? destination.moduleId),
+    );
+  return { moduleId: destination.moduleId, location: await run(ctx, destination, file, delivery) };
+};
