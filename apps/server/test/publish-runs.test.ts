@@ -1,8 +1,3 @@
-import { createHmac } from 'node:crypto';
-import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import {
   NODE_MESSAGES,
@@ -16,20 +11,12 @@ import {
 } from '@media/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_SIGNATURE_HEADER } from '../src/modules/publishing/destinations.ts';
 import { publishes } from '../src/modules/publishing/tables.ts';
-import { makeMediaRow, makeNodeRow } from '../src/seed/node-factories.ts';
-import { ffprobe, makeClip, videoOf } from './agent-ingest-world.ts';
-import {
-  buildTestApp,
-  eventually,
-  readMailTexts,
-  type TestApp,
-  type TestClient,
-  testDriver,
-} from './harness.ts';
+import { ffprobe, videoOf } from './agent-ingest-world.ts';
+import { eventually, readMailTexts, testDriver } from './harness.ts';
 import { postNodes } from './nodes-world.ts';
-import { createButton, makePublishingWorld, type PublishingWorld } from './publishing-world.ts';
+import { makePublishRunsWorld, type PublishRunsWorld } from './publish-runs-world.ts';
+import { createButton } from './publishing-world.ts';
 
 /**
  * Publishing that publishes (issue 15): a node dropped on /{account}/Publish/{button} queues a publish per
@@ -37,72 +24,20 @@ import { createButton, makePublishingWorld, type PublishingWorld } from './publi
  * records its log and notifies who published.
  */
 describe(`publish runs (${testDriver()})`, () => {
-  let t: TestApp;
-  let w: PublishingWorld;
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'publish-runs-'));
+  let world: PublishRunsWorld;
+  let t: PublishRunsWorld['t'];
+  let w: PublishRunsWorld['w'];
   let clipPath = '';
   let folderPath = '';
-
-  /** A button of the account: source → {process} → Export to folder {folder}. */
-  const button = async (name: string, process: { moduleId: string; options: Record<string, unknown> }) => {
-    const body = newButtonBody({
-      name,
-      processModuleId: process.moduleId,
-      destinationModuleId: 'folder-export',
-    });
-    const [phase] = body.phases as [Phase];
-    for (const node of phase.phase.network.nodes) {
-      if (node.moduleId === process.moduleId) node.options = process.options;
-      if (node.moduleId === 'folder-export') node.options = { folder: `web/${name}` };
-    }
-    return createButton(w.accountManager.client, 'accounts', w.account.id, body);
-  };
-  const publish = (client: TestClient, srcPath: string | string[], dstPath: string) =>
-    postNodes<{ results: TransferResult }>(client, '/api/nodesTransfer', {
-      srcPath,
-      dstPath,
-      operation: 'publish',
-    });
-  const settled = async (id: number) => {
-    await eventually(async () => {
-      const [row] = await t.ctx.db.select().from(publishes).where(eq(publishes.id, id));
-      return row && ['done', 'failed'].includes(row.status) ? row : undefined;
-    }, 60_000);
-    const [row] = await t.ctx.db.select().from(publishes).where(eq(publishes.id, id));
-    return row;
-  };
+  const button: PublishRunsWorld['button'] = (...args) => world.button(...args);
+  const publish: PublishRunsWorld['publish'] = (...args) => world.publish(...args);
+  const settled: PublishRunsWorld['settled'] = (id) => world.settled(id);
 
   beforeAll(async () => {
-    t = await buildTestApp({ WORKERS: '2' });
-    w = await makePublishingWorld(t);
-    const file = path.join(work, 'interview.mp4');
-    makeClip(file, { seconds: 2, size: '320x240' });
-    const key = `media/accounts/${w.account.id}/test/interview.mp4`;
-    await t.ctx.storage.putStream(key, fs.createReadStream(file));
-    const media = await makeMediaRow(t.ctx.db, {
-      accountId: w.account.id,
-      name: 'Interview',
-      storagePath: key,
-      contentType: 'video/mp4',
-      width: 320,
-      height: 240,
-      duration: 2,
-    });
-    await makeNodeRow(t.ctx.db, { accountId: w.account.id, parentPath: '/', name: 'News', type: 'folder' });
-    await makeNodeRow(t.ctx.db, {
-      accountId: w.account.id,
-      parentPath: '/News',
-      name: 'Interview',
-      type: 'source',
-      mediaId: media.id,
-    });
-    clipPath = `/${w.account.name}/News/Interview`;
-    folderPath = `/${w.account.name}/News`;
+    world = await makePublishRunsWorld();
+    ({ t, w, clipPath, folderPath } = world);
   });
-  afterAll(async () => {
-    await t.close();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => world.close());
 
   it('publishes a node with a transcode into an exported folder, with its log and a Done notification', async () => {
     await button('Web', { moduleId: 'transcode', options: { format: 'webm', videoBitrate: 400 } });
@@ -337,51 +272,5 @@ describe(`publish runs (${testDriver()})`, () => {
     );
     expect(mail).toContain('published with Mailed');
     expect(mail).toContain(path.join('exports', w.account.name, 'mailed', 'Interview.mp4'));
-  });
-  it('calls a webhook with the published media, signed with HMAC-SHA256 of the body', async () => {
-    const received: { body: string; signature: string | undefined }[] = [];
-    const receiver = http.createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        received.push({
-          body: Buffer.concat(chunks).toString(),
-          signature: request.headers[WEBHOOK_SIGNATURE_HEADER] as string | undefined,
-        });
-        response.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const { port } = receiver.address() as AddressInfo;
-    try {
-      const body = newButtonBody({
-        name: 'Hooked',
-        processModuleId: 'as-is',
-        destinationModuleId: 'webhook',
-      });
-      for (const node of (body.phases[0] as Phase).phase.network.nodes)
-        if (node.moduleId === 'webhook')
-          node.options = { url: `http://127.0.0.1:${port}/hook`, secret: 's3cret' };
-      await createButton(w.accountManager.client, 'accounts', w.account.id, body);
-      const answer = await publish(w.editor.client, clipPath, `/${w.account.name}/Publish/Hooked`);
-      const done = await settled((answer.body.results.publishIds as [number])[0]);
-      expect(done?.status, JSON.stringify(done?.log)).toBe('done');
-      expect(done?.outputs).toEqual([{ moduleId: 'webhook', location: `http://127.0.0.1:${port}/hook` }]);
-      const [call] = received;
-      const expected = `sha256=${createHmac('sha256', 's3cret')
-        .update(call?.body ?? '')
-        .digest('hex')}`;
-      expect(call?.signature).toBe(expected);
-      const payload = JSON.parse(call?.body ?? '{}');
-      expect(payload).toMatchObject({
-        event: 'published',
-        node: { path: clipPath, name: 'Interview' },
-        button: { name: 'Hooked' },
-        file: { name: 'Interview.mp4' },
-      });
-      expect(payload.file.sha256).toMatch(/^[0-9a-f]{64}$/);
-    } finally {
-      receiver.close();
-    }
   });
 });

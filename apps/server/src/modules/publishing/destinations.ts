@@ -2,6 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Phase, PUBLISH_RUN_MESSAGES, type PublishOutput, publishModule } from '@media/contract';
+import { Client as FtpClient } from 'basic-ftp';
 import type { AppContext } from '../../platform/context.ts';
 
 /** A failure no retry can mend: the run ends failed at once with this reason. */
@@ -9,7 +10,7 @@ export class PublishRefused extends Error {}
 
 /** Header of a webhook's signature: `sha256=` and the HMAC-SHA256 of the body with the button's secret. */
 export const WEBHOOK_SIGNATURE_HEADER = 'x-media-cloud-signature';
-/** A webhook that does not answer in this time is tried again later (the job's retries). */
+/** A webhook or FTP server that does not answer in this time is tried again later (the job's retries). */
 const WEBHOOK_TIMEOUT_MS = 10_000;
 
 type NetworkNode = Phase['phase']['network']['nodes'][number];
@@ -103,10 +104,44 @@ const callWebhook = async (ctx: AppContext, destination: NetworkNode, file: stri
   return url;
 };
 
+/** "host" or "host:port" of the FTP module's Host option (21 when none). */
+export const ftpAddress = (host: string) => {
+  const match = /^\[?([^\]]+?)\]?(?::(\d{1,5}))?$/.exec(host.trim());
+  return { host: match?.[1] ?? host.trim(), port: match?.[2] ? Number(match[2]) : 21 };
+};
+
+/**
+ * FTP upload: the file into the Directory option on the server (made when missing), under the node's name;
+ * written to a temporary name and renamed, so the other side never reads half a file. A failure is retried.
+ */
+const uploadByFtp = async (_ctx: AppContext, destination: NetworkNode, file: string, delivery: Delivery) => {
+  const { host, port } = ftpAddress(String(destination.options.host ?? ''));
+  const directory = `/${safeFolder(String(destination.options.directory ?? '/')).join('/')}`;
+  const name = `${safeName(delivery.nodeName)}${path.extname(file)}`;
+  const client = new FtpClient(WEBHOOK_TIMEOUT_MS);
+  const abort = () => client.close();
+  delivery.signal.addEventListener('abort', abort, { once: true });
+  try {
+    await client.access({
+      host,
+      port,
+      user: String(destination.options.username ?? ''),
+      password: String(destination.options.password ?? ''),
+    });
+    await client.ensureDir(directory);
+    await client.uploadFrom(file, `${name}.part`);
+    await client.rename(`${name}.part`, name);
+    return `ftp://${host}:${port}${directory === '/' ? '' : directory}/${name}`;
+  } finally {
+    delivery.signal.removeEventListener('abort', abort);
+    client.close();
+  }
+};
+
 const DESTINATIONS: Record<
   string,
   (ctx: AppContext, destination: NetworkNode, file: string, delivery: Delivery) => Promise<string>
-> = { 'folder-export': exportToFolder, webhook: callWebhook };
+> = { 'folder-export': exportToFolder, webhook: callWebhook, ftp: uploadByFtp };
 
 /** The destination module puts the file where it says; answers where. */
 export const deliver = async (

@@ -1,0 +1,125 @@
+import { createHmac } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import path from 'node:path';
+import { FtpSrv } from 'ftp-srv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_SIGNATURE_HEADER } from '../src/modules/publishing/destinations.ts';
+import { ffprobe, videoOf } from './agent-ingest-world.ts';
+import { testDriver } from './harness.ts';
+import { makePublishRunsWorld, type PublishRunsWorld } from './publish-runs-world.ts';
+
+/** ftp-srv's logger (bunyan's shape), silent. */
+const quietLog = {
+  info: () => undefined,
+  debug: () => undefined,
+  trace: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  child: () => quietLog,
+};
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+/** Publish destinations against real peers on 127.0.0.1: an HTTP receiver (webhook) and an FTP server. */
+describe(`publish destinations (${testDriver()})`, () => {
+  let world: PublishRunsWorld;
+  beforeAll(async () => {
+    world = await makePublishRunsWorld();
+  });
+  afterAll(() => world.close());
+
+  const run = async (name: string) => {
+    const { w } = world;
+    const answer = await world.publish(w.editor.client, world.clipPath, `/${w.account.name}/Publish/${name}`);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return world.settled((answer.body.results.publishIds as [number])[0]);
+  };
+
+  it('calls a webhook with the published media, signed with HMAC-SHA256 of the body', async () => {
+    const received: { body: string; signature: string | undefined }[] = [];
+    const receiver = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        received.push({
+          body: Buffer.concat(chunks).toString(),
+          signature: request.headers[WEBHOOK_SIGNATURE_HEADER] as string | undefined,
+        });
+        response.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const { port } = receiver.address() as AddressInfo;
+    try {
+      const url = `http://127.0.0.1:${port}/hook`;
+      await world.button(
+        'Hooked',
+        { moduleId: 'as-is', options: {} },
+        { moduleId: 'webhook', options: { url, secret: 's3cret' } },
+      );
+      const done = await run('Hooked');
+      expect(done?.status, JSON.stringify(done?.log)).toBe('done');
+      expect(done?.outputs).toEqual([{ moduleId: 'webhook', location: url }]);
+      const [call] = received;
+      const expected = `sha256=${createHmac('sha256', 's3cret')
+        .update(call?.body ?? '')
+        .digest('hex')}`;
+      expect(call?.signature).toBe(expected);
+      const payload = JSON.parse(call?.body ?? '{}');
+      expect(payload).toMatchObject({
+        event: 'published',
+        node: { path: world.clipPath, name: 'Interview' },
+        button: { name: 'Hooked' },
+        file: { name: 'Interview.mp4' },
+      });
+      expect(payload.file.sha256).toMatch(/^[0-9a-f]{64}$/);
+    } finally {
+      receiver.close();
+    }
+  });
+
+  it('uploads to an FTP server into its directory, complete under its name', async () => {
+    const root = fs.mkdtempSync(path.join(world.work, 'ftp-'));
+    const port = await freePort();
+    const pasv = await freePort();
+    const server = new FtpSrv({
+      url: `ftp://127.0.0.1:${port}`,
+      pasv_url: '127.0.0.1',
+      pasv_min: pasv,
+      pasv_max: pasv + 20,
+      anonymous: false,
+      greeting: 'test',
+      log: quietLog,
+    });
+    server.on('login', ({ username, password }, resolve, reject) =>
+      username === 'desk' && password === 'pa55'
+        ? resolve({ root })
+        : reject(new Error('Bad user or password')),
+    );
+    await server.listen();
+    try {
+      const host = `127.0.0.1:${port}`;
+      const options = { host, username: 'desk', password: 'pa55', directory: '/incoming/news' };
+      await world.button('Partner', { moduleId: 'as-is', options: {} }, { moduleId: 'ftp', options });
+      const done = await run('Partner');
+      expect(done?.status, JSON.stringify(done?.log)).toBe('done');
+      expect(done?.outputs).toEqual([
+        { moduleId: 'ftp', location: `ftp://${host}/incoming/news/Interview.mp4` },
+      ]);
+      const received = path.join(root, 'incoming', 'news', 'Interview.mp4');
+      expect(videoOf(ffprobe(received))).toMatchObject({ codec_name: 'h264', width: 320 });
+      expect(fs.readdirSync(path.dirname(received))).toEqual(['Interview.mp4']);
+    } finally {
+      await server.close();
+    }
+  });
+});
