@@ -3,12 +3,14 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { FtpSrv } from 'ftp-srv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_SIGNATURE_HEADER } from '../src/modules/publishing/destinations.ts';
 import { ffprobe, videoOf } from './agent-ingest-world.ts';
 import { testDriver } from './harness.ts';
 import { makePublishRunsWorld, type PublishRunsWorld } from './publish-runs-world.ts';
+import { S3RVER_CREDENTIALS, startS3Server } from './s3-server.ts';
 
 /** ftp-srv's logger (bunyan's shape), silent. */
 const quietLog = {
@@ -29,7 +31,7 @@ const freePort = () =>
     });
   });
 
-/** Publish destinations against real peers on 127.0.0.1: an HTTP receiver (webhook) and an FTP server. */
+/** Publish destinations against real peers on 127.0.0.1: an HTTP receiver (webhook), FTP and S3 servers. */
 describe(`publish destinations (${testDriver()})`, () => {
   let world: PublishRunsWorld;
   beforeAll(async () => {
@@ -120,6 +122,50 @@ describe(`publish destinations (${testDriver()})`, () => {
       expect(fs.readdirSync(path.dirname(received))).toEqual(['Interview.mp4']);
     } finally {
       await server.close();
+    }
+  });
+  it('puts the file into an S3 bucket under its prefix, never over an earlier one', async () => {
+    const s3 = await startS3Server(['deliveries']);
+    try {
+      await world.button(
+        'Bucket',
+        { moduleId: 'as-is', options: {} },
+        {
+          moduleId: 's3',
+          options: {
+            bucket: 'deliveries',
+            prefix: 'news/today',
+            endpoint: s3.endpoint,
+            ...S3RVER_CREDENTIALS,
+          },
+        },
+      );
+      const first = await run('Bucket');
+      expect(first?.status, JSON.stringify(first?.log)).toBe('done');
+      expect(first?.outputs).toEqual([
+        { moduleId: 's3', location: 's3://deliveries/news/today/Interview.mp4' },
+      ]);
+      const second = await run('Bucket');
+      expect(second?.outputs[0]?.location).toBe('s3://deliveries/news/today/Interview (2).mp4');
+
+      const client = new S3Client({
+        region: 'us-east-1',
+        endpoint: s3.endpoint,
+        forcePathStyle: true,
+        credentials: S3RVER_CREDENTIALS,
+      });
+      const object = await client.send(
+        new GetObjectCommand({ Bucket: 'deliveries', Key: 'news/today/Interview.mp4' }),
+      );
+      const file = path.join(world.work, 'from-bucket.mp4');
+      fs.writeFileSync(
+        file,
+        await (object.Body as { transformToByteArray: () => Promise<Uint8Array> }).transformToByteArray(),
+      );
+      expect(videoOf(ffprobe(file))).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
+      client.destroy();
+    } finally {
+      await s3.close();
     }
   });
 });

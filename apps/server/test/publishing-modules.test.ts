@@ -62,6 +62,7 @@ describe(`publishing modules, locations and module actions (${testDriver()})`, (
       'folder-export',
       'youtube',
       'ftp',
+      's3',
       'webhook',
     ]);
     const bad = await w.editor.client.get<ErrorBody>(

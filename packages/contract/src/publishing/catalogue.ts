@@ -169,6 +169,26 @@ export const PUBLISH_MODULES: readonly PublishModule[] = [
     selectableInputModuleIds: ['as-is', 'transcode', 'watermark', 'burn-subtitles'],
   }),
   module({
+    id: 's3',
+    name: 'S3 bucket',
+    description: 'Put the result into an S3-compatible bucket (AWS, MinIO, Ceph)',
+    type: 'destination',
+    selectable: true,
+    version: '1.0',
+    schema: [
+      { name: 'bucket', type: 'text', label: 'Bucket', required: true, maxLength: 63 },
+      { name: 'prefix', type: 'text', label: 'Key prefix', maxLength: 500 },
+      { name: 'endpoint', type: 'url', label: 'Endpoint (empty for AWS)', maxLength: 500 },
+      { name: 'region', type: 'text', label: 'Region', maxLength: 50, defaultValue: 'us-east-1' },
+      { name: 'accessKeyId', type: 'text', label: 'Access key id', required: true, maxLength: 200 },
+      { name: 'secretAccessKey', type: 'password', label: 'Secret access key', maxLength: 200 },
+    ],
+    defaultInputModuleIds: ['as-is'],
+    minInputModules: 1,
+    maxInputModules: 4,
+    selectableInputModuleIds: ['as-is', 'transcode', 'watermark', 'burn-subtitles'],
+  }),
+  module({
     id: 'webhook',
     name: 'Webhook',
     description: 'Tell another system that the media was published',
@@ -196,7 +216,7 @@ export const PUBLISH_MODULES: readonly PublishModule[] = [
     defaultInputModuleIds: [],
     minInputModules: 1,
     maxInputModules: 1,
-    selectableInputModuleIds: ['folder-export', 'youtube', 'ftp', 'webhook'],
+    selectableInputModuleIds: ['folder-export', 'youtube', 'ftp', 's3', 'webhook'],
   }),
 ];
 
