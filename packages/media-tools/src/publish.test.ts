@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transcodeFile, watermarkFile } from './index.ts';
-import { ffmpeg, ffprobe, greyFrame } from './test-media.ts';
+import { ffprobe, greyFrame, testVideo } from './test-media.ts';
 
 let dir: string;
 const file = (name: string) => path.join(dir, name);
@@ -18,23 +18,7 @@ const difference = (a: Buffer, b: Buffer, x0: number, x1: number, y0: number, y1
   return sum / ((x1 - x0) * (y1 - y0));
 };
 
-/** `seconds` of a lavfi picture with a tone, in H.264 + AAC. */
-const makeInput = (picture: string, name: string) =>
-  ffmpeg(
-    ...['-f', 'lavfi', '-i', picture, '-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '2'],
-    ...[
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      '-shortest',
-      file(name),
-    ],
-  );
+const makeInput = (picture: string, name: string) => testVideo(file(name), picture, { seconds: 2 });
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-publish-'));

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderEdl, renderedDuration } from './index.ts';
-import { ffmpeg, greyFrame, ffprobe as probeFile, streamOf } from './test-media.ts';
+import { greyFrame, ffprobe as probeFile, streamOf, testVideo } from './test-media.ts';
 
 let dir: string;
 const file = (name: string) => path.join(dir, name);
@@ -13,28 +13,8 @@ const stream = streamOf;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-render-'));
   // A: 3 s at 25 fps, 320x240, with sound. B: 2 s at 25 fps, 160x90 (another shape), silent.
-  ffmpeg(
-    ...['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440'],
-    ...[
-      '-t',
-      '3',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      '-shortest',
-    ],
-    file('a.mp4'),
-  );
-  ffmpeg(
-    ...['-f', 'lavfi', '-i', 'testsrc=size=160x90:rate=25', '-t', '2'],
-    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'],
-    file('b.mp4'),
-  );
+  testVideo(file('a.mp4'), 'testsrc2=size=320x240:rate=25', { seconds: 3 });
+  testVideo(file('b.mp4'), 'testsrc=size=160x90:rate=25', { seconds: 2, sound: false });
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

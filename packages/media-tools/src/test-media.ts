@@ -34,3 +34,14 @@ export const greyFrame = (input: string, seconds: string, width: number, height:
     ...['-v', 'error', '-ss', seconds, '-i', input, '-frames:v', '1'],
     ...['-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${width}x${height}`, '-'],
   ]);
+
+/** `seconds` of a lavfi picture in H.264 (yuv420p), with a 440 Hz tone in AAC unless `sound` is false. */
+export const testVideo = (output: string, picture: string, options: { seconds: number; sound?: boolean }) =>
+  ffmpeg(
+    ...['-f', 'lavfi', '-i', picture],
+    ...(options.sound === false
+      ? []
+      : ['-f', 'lavfi', '-i', 'sine=frequency=440', '-c:a', 'aac', '-shortest']),
+    ...['-t', String(options.seconds), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'],
+    output,
+  );
