@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CHANNELS } from '@media/contract';
 import { probe, type RenderPiece, renderEdl } from '@media/media-tools';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { AppContext } from '../../platform/context.ts';
 import { randomToken } from '../../platform/crypto.ts';
 import { defineQueue, type Job } from '../../platform/jobs/queues.ts';
@@ -27,6 +27,20 @@ const NO_PICTURE_SIZE = { width: 640, height: 360 };
 const unrenderable = (reason: string) => `The clip could not be rendered: ${reason}`;
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const even = (value: number) => Math.max(2, Math.round(value / 2) * 2);
+
+/**
+ * Asks for a clip's file when it has none and none is being made (a clip saved before clips were
+ * rendered, or seeded): marks it processing and sends its job, together.
+ */
+export const requestClipRender = (ctx: AppContext, mediaId: number) =>
+  ctx.db.transaction(async (tx) => {
+    const marked = await tx
+      .update(media)
+      .set({ status: 'processing', error: null })
+      .where(and(eq(media.id, mediaId), isNull(media.storagePath), ne(media.status, 'processing')))
+      .returning({ id: media.id });
+    if (marked.length > 0) await ctx.jobs.send(tx, clipRenderQueue, [{ mediaId }]);
+  });
 
 /** Runs the clip render jobs on this instance, WORKERS at once. */
 export const startClipRendering = (ctx: AppContext) =>

@@ -21,6 +21,7 @@ import {
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { defineQueue, type Job } from '../../platform/jobs/queues.ts';
+import { requestClipRender } from '../nodes/clip-render.ts';
 import { notifyUser } from '../notifications/service.ts';
 import { deliver, PublishRefused } from './destinations.ts';
 import * as repo from './run-repo.ts';
@@ -141,8 +142,12 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
       log: [job.retryCount > 0 ? `Started again (attempt ${job.retryCount + 1})` : 'Started'],
     });
     if (!node || !work.media) throw new PublishRefused(PUBLISH_RUN_MESSAGES.noSource);
-    if (work.media.type === 'edl' && work.media.status === 'processing')
+    // A clip without its file yet (being rendered, or saved before clips were rendered): render it, and
+    // try again once it is there (the job's retries with backoff).
+    if (work.media.type === 'edl' && !work.media.storagePath && work.media.status !== 'failed') {
+      await requestClipRender(ctx, work.media.id);
       throw new Error(PUBLISH_RUN_MESSAGES.notRendered);
+    }
     if (!work.media.storagePath) throw new PublishRefused(PUBLISH_RUN_MESSAGES.noSource);
     const [phase] = button.phases;
     if (!phase) throw new PublishRefused(PUBLISH_RUN_MESSAGES.noSource);
