@@ -6,7 +6,7 @@ import path from 'node:path';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { FtpSrv } from 'ftp-srv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_SIGNATURE_HEADER } from '../src/modules/publishing/destinations.ts';
+import { WEBHOOK_SIGNATURE_HEADER } from '../src/modules/publishing/destinations/index.ts';
 import { ffprobe, videoOf } from './agent-ingest-world.ts';
 import { testDriver } from './harness.ts';
 import { makePublishRunsWorld, type PublishRunsWorld } from './publish-runs-world.ts';

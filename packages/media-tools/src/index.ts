@@ -9,6 +9,8 @@ export type { ProxyJob } from './proxy.ts';
 export { makeProxy, proxyArguments } from './proxy.ts';
 export type { TranscodeFormat, WatermarkPosition } from './publish.ts';
 export { transcodeFile, watermarkFile } from './publish.ts';
+export type { ProcessedFile, ProcessNode } from './publish-process.ts';
+export { ProcessRefused, runProcessStep } from './publish-process.ts';
 export type { RenderJob, RenderPiece } from './render.ts';
 export { renderEdl, renderedDuration, renderFilter } from './render.ts';
 export { makeFilmstrip, makePoster } from './thumbs.ts';

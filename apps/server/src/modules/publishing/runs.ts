@@ -4,26 +4,19 @@ import {
   accountPath,
   CHANNELS,
   NODE_MESSAGES,
-  type Phase,
   PUBLISH_RUN_MESSAGES,
   type PublishOutput,
   publishModule,
   publishRunPlan,
   withPublishData,
 } from '@media/contract';
-import {
-  probe,
-  type TranscodeFormat,
-  transcodeFile,
-  type WatermarkPosition,
-  watermarkFile,
-} from '@media/media-tools';
+import { type ProcessedFile, ProcessRefused, probe, runProcessStep } from '@media/media-tools';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { defineQueue, type Job } from '../../platform/jobs/queues.ts';
 import { requestClipRender } from '../nodes/clip-render.ts';
 import { notifyUser } from '../notifications/service.ts';
-import { deliver, PublishRefused } from './destinations.ts';
+import { deliver, PublishRefused } from './destinations/index.ts';
 import * as repo from './run-repo.ts';
 
 /**
@@ -59,44 +52,15 @@ export const queuePublishes = async (
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-type Step = { file: string; duration: number | null; hasAudio: boolean };
-
-/** One process module on the file so far; as-is hands it on. */
-const runProcess = async (
-  node: Phase['phase']['network']['nodes'][number],
-  input: Step,
-  output: string,
-  options: { signal: AbortSignal; onProgress: (percent: number) => void },
-): Promise<Step> => {
-  const step = { input: input.file, duration: input.duration, hasAudio: input.hasAudio, ...options };
-  switch (node.moduleId) {
-    case 'as-is':
-      return input;
-    case 'transcode': {
-      const format = (
-        ['mp4', 'mov', 'webm'].includes(String(node.options.format)) ? node.options.format : 'mp4'
-      ) as TranscodeFormat;
-      const bitrate = Number(node.options.videoBitrate) || 5000;
-      const file = `${output}.${format}`;
-      await transcodeFile({ ...step, output: file, format, videoBitrateKbps: bitrate });
-      return { ...input, file };
-    }
-    case 'watermark': {
-      const file = `${output}.mp4`;
-      await watermarkFile({
-        ...step,
-        output: file,
-        text: String(node.options.text ?? ''),
-        position: (node.options.position ?? 'bottom-right') as WatermarkPosition,
-      });
-      return { ...input, file };
-    }
-    default:
+/** One process module on the file so far; one the workers cannot run fails the publish at once. */
+const runProcess = (...[node, ...rest]: Parameters<typeof runProcessStep>) =>
+  runProcessStep(node, ...rest).catch((error: unknown) => {
+    if (error instanceof ProcessRefused)
       throw new PublishRefused(
         PUBLISH_RUN_MESSAGES.cannotRunYet(publishModule(node.moduleId)?.name ?? node.moduleId),
       );
-  }
-};
+    throw error;
+  });
 
 /**
  * Runs a publish: the node's playable file through each chain of the button's network into its
@@ -176,7 +140,7 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
     };
     const outputs: PublishOutput[] = [];
     for (const [chainIndex, chain] of plan.chains.entries()) {
-      let current: Step = { file: source.path, duration: info.duration, hasAudio: info.hasAudio };
+      let current: ProcessedFile = { file: source.path, duration: info.duration, hasAudio: info.hasAudio };
       for (const [stepIndex, process] of chain.processes.entries()) {
         current = await runProcess(process, current, path.join(workDir, `${chainIndex}-${stepIndex}`), {
           signal: job.signal,
