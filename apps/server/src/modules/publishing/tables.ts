@@ -16,6 +16,7 @@ import {
   pgTable,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { nodes } from '../nodes/tables.ts';
 import { accounts, sites } from '../organisation/tables.ts';
@@ -104,4 +105,25 @@ export const publishes = pgTable(
     index('publishes_account_idx').on(t.accountId, t.createdAt),
     index('publishes_node_idx').on(t.nodeId),
   ],
+);
+
+/**
+ * An account's link to a channel of a publishing service (YouTube): the OAuth refresh token its publishes
+ * upload with. Never sent to a browser nor logged; one per account and service.
+ */
+export const publishConnections = pgTable(
+  'publish_connections',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer()
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    service: text({ enum: ['youtube'] }).notNull(),
+    refreshToken: text().notNull(),
+    /** The channel's name as the service tells it, to show who publishes go to. */
+    channelTitle: text(),
+    connectedBy: integer().references(() => users.id, { onDelete: 'set null' }),
+    connectedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('publish_connections_account_service_idx').on(t.accountId, t.service)],
 );
