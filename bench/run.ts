@@ -7,6 +7,7 @@ import { runLoadMixBenchmark } from './load-mix.ts';
 import { runLongPollBenchmark } from './longpoll.ts';
 import { runMetadataBenchmark } from './metadata.ts';
 import { runNodesBenchmark } from './nodes.ts';
+import { runPublishBenchmark } from './publish.ts';
 import { runWebSizeBenchmark } from './web-size.ts';
 
 type Benchmark = { name: string; title: string; run: () => Promise<void> };
@@ -38,6 +39,11 @@ const benchmarks: Benchmark[] = [
     name: 'ingest',
     title: 'Media: a dropped 1080p file until playable, and ten at once, against bare ffmpeg',
     run: runIngestBenchmark,
+  },
+  {
+    name: 'publish',
+    title: 'Publishing: a 60 s 1080p publish with a transcode against bare ffmpeg',
+    run: runPublishBenchmark,
   },
   {
     name: 'metadata',

@@ -11,8 +11,10 @@ import type {
 import { probe } from '@media/media-tools';
 import pLimit from 'p-limit';
 import { CloudClient } from './cloud.ts';
+import { runCommand } from './commands.ts';
 import { ingestItem } from './ingest.ts';
 import { ProbeCache } from './probe-cache.ts';
+import { PublishWorker } from './publish.ts';
 import { queueIdOf, SettleTracker } from './scanner.ts';
 import { type EndpointHealth, type FileSource, openSource } from './sources/index.ts';
 
@@ -39,6 +41,8 @@ export type EdgeAgentSettings = {
   scanIntervalMs?: number;
   /** The agent's own folder (work files, upload state); default: a folder in the system's temporary folder. */
   stateDir?: string;
+  /** The folder that publishes' folder exports write into; default: `exports` in the state folder. */
+  exportsDir?: string;
   /**
    * Threads ffmpeg may use per item. By default ffmpeg's own choice (every core): a lone item is done as fast
    * as the machine allows, and concurrent items share the cores through the system's scheduler.
@@ -78,8 +82,14 @@ export class EdgeAgent {
   private takeUp: 'restart' | 'retry' | undefined = 'restart';
   private maxConcurrent = 2;
 
+  /** The publishes of buttons that run on this edge server, one at a time. */
+  private readonly publishing: PublishWorker;
+
   constructor(private readonly settings: EdgeAgentSettings) {
     this.cloud = new CloudClient(settings.cloudUrl, settings.token);
+    const { stateDir, cloud } = this;
+    const exportsDir = settings.exportsDir ?? path.join(stateDir, 'exports');
+    this.publishing = new PublishWorker({ cloud, stateDir, exportsDir, log: this.log }, this.stopping.signal);
   }
 
   private get stateDir() {
@@ -113,14 +123,16 @@ export class EdgeAgent {
     await this.running;
     await Promise.allSettled([...this.inFlight]);
     await this.taking;
+    await this.publishing.idle();
     for (const { source } of this.sources.values()) if ('close' in source) await source.close();
   }
 
   private readonly inFlight = new Set<Promise<void>>();
 
-  /** Resolves when the ingests under way have ended (tests and a clean stop wait on it). */
+  /** Resolves when the ingests and the publish under way have ended (tests and a clean stop wait on it). */
   async idle() {
     while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
+    await this.publishing.idle();
   }
 
   /** One round: call in, answer commands, look for new files, ingest what is queued. */
@@ -137,6 +149,7 @@ export class EdgeAgent {
     this.reports = await this.measure(configuration.endpoints);
     await this.scan(configuration);
     await this.takeQueued();
+    this.publishing.poll();
   }
 
   private async takeQueued() {
@@ -217,46 +230,19 @@ export class EdgeAgent {
   }
 
   private async answer(command: AgentCommand) {
-    const result = await this.run(command);
-    await this.cloud.completeCommand(command.id, result);
-  }
-
-  private async run(command: AgentCommand): Promise<Record<string, string | number | boolean | null>> {
-    switch (command.action) {
-      case 'machineLoad': {
-        const [load1 = 0, load5 = 0, load15 = 0] = os.loadavg();
-        return {
-          load1: round(load1),
-          load5: round(load5),
-          load15: round(load15),
-          cpus: os.cpus().length,
-          freeMemoryMb: Math.round(os.freemem() / 2 ** 20),
-          totalMemoryMb: Math.round(os.totalmem() / 2 ** 20),
-        };
-      }
-      case 'runNewEdgeSpeedTest': {
-        const started = performance.now();
-        const rounds = 3;
-        for (let i = 0; i < rounds; i += 1) await this.cloud.queuedItems(1);
-        return { latencyMs: round((performance.now() - started) / rounds), rounds };
-      }
-      case 'service:restart':
-      case 'service:rescan':
+    const result = await runCommand(command, {
+      cloud: this.cloud,
+      forgetAll: () => {
         this.registered.clear();
         this.reportedUnprocessed.clear();
-        return { done: true };
-      case 'endpoint:reset':
-        // Look at every file of the endpoint again, as if it were new.
+      },
+      // Look at every file of the endpoint again, as if it were new.
+      forgetEndpoint: (endpointId) => {
         for (const id of [...this.registered])
-          if (id.startsWith(`${command.targetId}:`)) this.registered.delete(id);
-        return { done: true };
-      case 'endpoint:enable':
-      case 'endpoint:disable':
-        // The status comes with the next heartbeat's endpoints; nothing to do here.
-        return { done: true };
-      default:
-        return { error: `This agent does not know the action ${command.action}` };
-    }
+          if (id.startsWith(`${endpointId}:`)) this.registered.delete(id);
+      },
+    });
+    await this.cloud.completeCommand(command.id, result);
   }
 
   /** An unprocessed file the cloud no longer holds was rescanned by a person: look at it again. */
@@ -391,7 +377,6 @@ export class EdgeAgent {
   }
 }
 
-const round = (n: number) => Math.round(n * 100) / 100;
 /** A positive number option, or the fallback when it is missing or not a number. */
 const positive = (value: string | undefined, fallback: number) => {
   const n = Number(value);

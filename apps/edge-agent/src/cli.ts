@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { AGENT_VERSION, EdgeAgent } from './agent.ts';
 import { fetchApiVersions } from './cloud.ts';
 
-const USAGE = `media-edge-agent ${AGENT_VERSION}: the edge server process that ingests files into the cloud.
+const USAGE = `media-edge-agent ${AGENT_VERSION}: the edge server process that ingests files into the cloud
+and carries out the publishes of buttons that run on this edge server.
 
 Usage: EDGE_TOKEN=<token> media-edge-agent --cloud <url> [--root <folder>]... [--check]
 
@@ -12,6 +13,9 @@ Usage: EDGE_TOKEN=<token> media-edge-agent --cloud <url> [--root <folder>]... [-
                     Without --root the agent reads any folder an endpoint names.
   --state <folder>  The agent's own folder: work files and unfinished uploads, kept across restarts
                     (default: media-edge-agent in the system's temporary folder)
+  --exports-dir <folder>
+                    Where publishes export to folders (a button's Folder option is a sub-folder of it)
+                    (default: exports in the state folder)
   --check           Check that the cloud answers and which API versions it speaks, then exit
   --help            Show this text
 
@@ -25,6 +29,7 @@ const main = async () => {
       cloud: { type: 'string' },
       root: { type: 'string', multiple: true, default: [] },
       state: { type: 'string' },
+      'exports-dir': { type: 'string' },
       check: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -46,6 +51,7 @@ const main = async () => {
     token,
     allowedRoots: values.root,
     stateDir: values.state,
+    exportsDir: values['exports-dir'],
     log: (level, message) => process.stderr.write(`${new Date().toISOString()} ${level} ${message}\n`),
   });
   agent.start();

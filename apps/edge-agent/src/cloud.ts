@@ -1,10 +1,18 @@
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream } from 'node:stream/web';
 import {
   type AgentConfiguration,
+  type AgentPublish,
+  type AgentPublishProgress,
   type AgentQueueItem,
   API_VERSION_HEADER,
   type ApiVersions,
   agentConfigurationSchema,
   agentProgressAnswerSchema,
+  agentPublishReportAnswerSchema,
+  agentPublishSchema,
   type agentQueueItemProgressSchema,
   agentQueueItemSchema,
   apiVersionsSchema,
@@ -116,5 +124,35 @@ export class CloudClient {
 
   reportUnprocessed(endpointId: number, path: string) {
     return this.call('POST', 'unprocessedFiles', z.unknown(), { endpointId, path });
+  }
+
+  /** The publishes this edge server carries out: the ones it left running first, then the queued. */
+  publishes(limit: number): Promise<AgentPublish[]> {
+    return this.call('GET', `publishes?limit=${limit}`, z.array(agentPublishSchema));
+  }
+
+  claimPublish(id: number): Promise<AgentPublish> {
+    return this.call('POST', `publishes/${id}/claim`, agentPublishSchema);
+  }
+
+  reportPublish(id: number, report: AgentPublishProgress) {
+    return this.call('POST', `publishes/${id}`, agentPublishReportAnswerSchema, report);
+  }
+
+  /** Writes the published node's file to `file`. */
+  async downloadPublishSource(id: number, file: string, signal: AbortSignal) {
+    const response = await fetch(new URL(`/api/agent/publishes/${id}/source`, this.cloudUrl), {
+      headers: await this.headers(),
+      signal,
+    });
+    if (!response.ok || !response.body) {
+      const payload: unknown = await response.json().catch(() => undefined);
+      throw new CloudError(response.status, errorText(payload ?? `HTTP ${response.status}`));
+    }
+    await pipeline(
+      Readable.fromWeb(response.body as ReadableStream<Uint8Array>),
+      fs.createWriteStream(file),
+      { signal },
+    );
   }
 }

@@ -31,6 +31,7 @@ import { registerManagerRoutes } from './modules/managers/routes.ts';
 import { registerMetadataRoutes } from './modules/metadata/routes.ts';
 import { registerMfaRoutes } from './modules/mfa/routes.ts';
 import { registerNodeRoutes } from './modules/nodes/routes.ts';
+import { registerSubtitleRoutes } from './modules/nodes/subtitles.routes.ts';
 import { registerNotificationRoutes } from './modules/notifications/routes.ts';
 import { registerOrganisationRoutes } from './modules/organisation/routes.ts';
 import { registerPasswordRoutes } from './modules/passwords/routes.ts';
@@ -206,6 +207,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerDiagnosticsRoutes(api, ctx, services);
       await registerUploadRoutes(api, ctx, services);
       await registerMetadataRoutes(api, ctx, services);
+      await registerSubtitleRoutes(api, ctx, services);
       await registerPublishingRoutes(api, ctx, services);
       await registerAgentRoutes(api, ctx, services);
     },

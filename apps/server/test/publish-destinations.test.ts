@@ -1,35 +1,16 @@
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { FtpSrv } from 'ftp-srv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_SIGNATURE_HEADER } from '../src/modules/publishing/destinations/index.ts';
 import { ffprobe, videoOf } from './agent-ingest-world.ts';
+import { startFtpServer } from './ftp-server.ts';
 import { testDriver } from './harness.ts';
 import { makePublishRunsWorld, type PublishRunsWorld } from './publish-runs-world.ts';
 import { S3RVER_CREDENTIALS, startS3Server } from './s3-server.ts';
-
-/** ftp-srv's logger (bunyan's shape), silent. */
-const quietLog = {
-  info: () => undefined,
-  debug: () => undefined,
-  trace: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  child: () => quietLog,
-};
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 /** Publish destinations against real peers on 127.0.0.1: an HTTP receiver (webhook), FTP and S3 servers. */
 describe(`publish destinations (${testDriver()})`, () => {
@@ -39,12 +20,7 @@ describe(`publish destinations (${testDriver()})`, () => {
   });
   afterAll(() => world.close());
 
-  const run = async (name: string) => {
-    const { w } = world;
-    const answer = await world.publish(w.editor.client, world.clipPath, `/${w.account.name}/Publish/${name}`);
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    return world.settled((answer.body.results.publishIds as [number])[0]);
-  };
+  const run = (name: string) => world.publishClip(name);
 
   it('calls a webhook with the published media, signed with HMAC-SHA256 of the body', async () => {
     const received: { body: string; signature: string | undefined }[] = [];
@@ -91,25 +67,9 @@ describe(`publish destinations (${testDriver()})`, () => {
 
   it('uploads to an FTP server into its directory, complete under its name', async () => {
     const root = fs.mkdtempSync(path.join(world.work, 'ftp-'));
-    const port = await freePort();
-    const pasv = await freePort();
-    const server = new FtpSrv({
-      url: `ftp://127.0.0.1:${port}`,
-      pasv_url: '127.0.0.1',
-      pasv_min: pasv,
-      pasv_max: pasv + 20,
-      anonymous: false,
-      greeting: 'test',
-      log: quietLog,
-    });
-    server.on('login', ({ username, password }, resolve, reject) =>
-      username === 'desk' && password === 'pa55'
-        ? resolve({ root })
-        : reject(new Error('Bad user or password')),
-    );
-    await server.listen();
+    const server = await startFtpServer({ root, username: 'desk', password: 'pa55' });
     try {
-      const host = `127.0.0.1:${port}`;
+      const { host } = server;
       const options = { host, username: 'desk', password: 'pa55', directory: '/incoming/news' };
       await world.button('Partner', { moduleId: 'as-is', options: {} }, { moduleId: 'ftp', options });
       const done = await run('Partner');

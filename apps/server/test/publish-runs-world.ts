@@ -76,6 +76,17 @@ export const makePublishRunsWorld = async () => {
     const [row] = await t.ctx.db.select().from(publishes).where(eq(publishes.id, id));
     return row;
   };
+  /** The editor publishes the clip with the account's button `name`: the publish once it has ended. */
+  const publishClip = async (name: string) => {
+    const answer = await publish(
+      w.editor.client,
+      `/${w.account.name}/News/Interview`,
+      `/${w.account.name}/Publish/${name}`,
+    );
+    if (answer.status !== 200)
+      throw new Error(`Publishing with ${name} answered ${JSON.stringify(answer.body)}`);
+    return settled((answer.body.results.publishIds as [number])[0]);
+  };
   return {
     t,
     w,
@@ -85,6 +96,7 @@ export const makePublishRunsWorld = async () => {
     button,
     publish,
     settled,
+    publishClip,
     close: async () => {
       await t.close();
       fs.rmSync(work, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import {
+  AGENT_PUBLISH_MESSAGES,
   NODE_MESSAGES,
   type NotEnoughPublishData,
   newButtonBody,
@@ -83,7 +84,12 @@ describe(`publish runs (${testDriver()})`, () => {
       `/api/users/${w.editor.user.id}/notifications`,
     );
     expect(notifications.body.results).toContainEqual(
-      expect.objectContaining({ type: 'done', message: NODE_MESSAGES.publishedOn(`${clipPath} (Web)`) }),
+      expect.objectContaining({
+        type: 'done',
+        message: NODE_MESSAGES.publishedOn(`${clipPath} (Web)`),
+        // The button's place in the media tree, where its published items show.
+        link: `/accounts/${w.account.name}/media?path=${encodeURIComponent(`/${w.account.name}/Publish/Web`)}`,
+      }),
     );
   });
 
@@ -101,7 +107,8 @@ describe(`publish runs (${testDriver()})`, () => {
     const failed = await settled((subtitled.body.results.publishIds as [number])[0]);
     expect(failed).toMatchObject({
       status: 'failed',
-      error: PUBLISH_RUN_MESSAGES.cannotRunYet('Burn subtitles'),
+      // The node has no English subtitles (subtitles.test.ts burns some in).
+      error: PUBLISH_RUN_MESSAGES.noSubtitles('Interview', 'English'),
     });
     const notifications = await w.editor.client.get<{ results: { type: string; message: string }[] }>(
       `/api/users/${w.editor.user.id}/notifications`,
@@ -110,7 +117,7 @@ describe(`publish runs (${testDriver()})`, () => {
       notifications.body.results.some((n) => n.type === 'problem' && n.message.includes('Subtitled')),
     ).toBe(true);
 
-    // A button that runs on an edge server says plainly that it cannot publish yet.
+    // A button that runs on an edge server waits, queued, for its agent (publish-edge.test.ts runs one).
     const edgeBody = newButtonBody({
       name: 'On the edge',
       processModuleId: 'as-is',
@@ -123,10 +130,12 @@ describe(`publish runs (${testDriver()})`, () => {
       location: { type: 'edge', id: w.liveEdge.id },
     });
     const onEdge = await publish(w.editor.client, clipPath, `/${w.account.name}/Publish/On the edge`);
-    expect(await settled((onEdge.body.results.publishIds as [number])[0])).toMatchObject({
-      status: 'failed',
-      error: PUBLISH_RUN_MESSAGES.edgeNotYet,
-    });
+    const edgeId = (onEdge.body.results.publishIds as [number])[0];
+    const waiting = await eventually(async () => {
+      const [row] = await t.ctx.db.select().from(publishes).where(eq(publishes.id, edgeId));
+      return row?.log.includes(AGENT_PUBLISH_MESSAGES.waiting(w.liveEdge.name)) ? row : undefined;
+    }, 60_000);
+    expect(waiting).toMatchObject({ status: 'queued', edgeServerId: w.liveEdge.id, error: null });
   });
 
   it('refuses folders (400), viewers (403), unknown buttons (400) and hidden nodes (404), queueing nothing', async () => {

@@ -2,6 +2,7 @@ import net from 'node:net';
 import {
   CLOUD_INSTALLED_MODULES,
   EDGE_INSTALLED_MODULES,
+  PUBLISH_HELP_MESSAGES,
   PUBLISH_MODULES,
   type PublishLocation,
   type PublishModule,
@@ -62,6 +63,7 @@ describe(`publishing modules, locations and module actions (${testDriver()})`, (
       'folder-export',
       'youtube',
       'ftp',
+      'sftp',
       's3',
       'webhook',
     ]);
@@ -135,7 +137,7 @@ describe(`publishing modules, locations and module actions (${testDriver()})`, (
     expect(response.body.results).toEqual({
       action: 'display-message',
       type: 'danger',
-      message: 'YouTube is not configured on this cloud',
+      message: PUBLISH_HELP_MESSAGES.youtubeNotConfigured,
     });
   });
 

@@ -1,4 +1,6 @@
-import { type TranscodeFormat, transcodeFile, type WatermarkPosition, watermarkFile } from './publish.ts';
+import { type TranscodeFormat, transcodeFile } from './publish.ts';
+import { burnSubtitles, type SubtitleFormat } from './subtitles.ts';
+import { type WatermarkPosition, watermarkFile } from './watermark.ts';
 
 /** A process module that cannot run (unknown, or not installed here): no retry can mend it. */
 export class ProcessRefused extends Error {}
@@ -8,6 +10,15 @@ export type ProcessedFile = { file: string; duration: number | null; hasAudio: b
 
 /** A process node of a publishing button's network: its module and the options it runs with. */
 export type ProcessNode = { moduleId: string; options: Record<string, unknown> };
+
+/**
+ * Local files a process node uses besides the media, found by whoever runs the publish before the step:
+ * the watermark's image (a PNG), the subtitles to burn in.
+ */
+export type ProcessResources = {
+  image?: string;
+  subtitles?: { file: string; format: SubtitleFormat };
+};
 
 const TRANSCODE_FORMATS: readonly TranscodeFormat[] = ['mp4', 'mov', 'webm'];
 
@@ -20,6 +31,7 @@ export const runProcessStep = async (
   input: ProcessedFile,
   output: string,
   options: { signal?: AbortSignal; onProgress?: (percent: number) => void },
+  resources: ProcessResources = {},
 ): Promise<ProcessedFile> => {
   const step = { input: input.file, duration: input.duration, hasAudio: input.hasAudio, ...options };
   switch (node.moduleId) {
@@ -41,8 +53,20 @@ export const runProcessStep = async (
       await watermarkFile({
         ...step,
         output: file,
-        text: String(node.options.text ?? ''),
+        text: typeof node.options.text === 'string' ? node.options.text : undefined,
+        image: resources.image,
         position: (node.options.position ?? 'bottom-right') as WatermarkPosition,
+      });
+      return { ...input, file };
+    }
+    case 'burn-subtitles': {
+      if (!resources.subtitles) throw new Error('No subtitles were given to burn in');
+      const file = `${output}.mp4`;
+      await burnSubtitles({
+        ...step,
+        output: file,
+        ...resources.subtitles,
+        subtitles: resources.subtitles.file,
       });
       return { ...input, file };
     }

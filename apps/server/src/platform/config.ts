@@ -89,6 +89,21 @@ const envSchema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined)),
   WORKERS: z.coerce.number().int().min(1).max(256).optional(),
+  GOOGLE_CLIENT_ID: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  GOOGLE_CLIENT_SECRET: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  // Google's addresses; a test or a proxy may point them elsewhere.
+  GOOGLE_AUTH_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
+  YOUTUBE_API_URL: z
+    .url()
+    .default('https://www.googleapis.com')
+    .transform((v) => v.replace(/\/$/, '')),
 });
 
 export type Config = {
@@ -135,6 +150,10 @@ export type Config = {
       };
   /** How many media jobs (proxies, renders) run at once on this instance (WORKERS; default half the cores). */
   workers: number;
+  /** The cloud's Google OAuth client, for YouTube publishing (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET). */
+  google:
+    | { clientId: string; clientSecret: string; authUrl: string; tokenUrl: string; youtubeApiUrl: string }
+    | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -173,6 +192,16 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),
     storage: storageOf(e),
     workers: e.WORKERS ?? Math.max(1, Math.floor(os.availableParallelism() / 2)),
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? {
+            clientId: e.GOOGLE_CLIENT_ID,
+            clientSecret: e.GOOGLE_CLIENT_SECRET,
+            authUrl: e.GOOGLE_AUTH_URL,
+            tokenUrl: e.GOOGLE_TOKEN_URL,
+            youtubeApiUrl: e.YOUTUBE_API_URL,
+          }
+        : undefined,
   };
 };
 

@@ -1,16 +1,18 @@
-import type {
-  Publish,
-  PublishButton,
-  PublishButtonBody,
-  PublishContextKind,
-  PublishIcon,
-  PublishLocation,
-  PublishModule,
-  PublishModuleType,
-  RecycledButton,
-  RoleRestriction,
+import {
+  CHANNELS,
+  type Publish,
+  type PublishButton,
+  type PublishButtonBody,
+  type PublishContextKind,
+  type PublishHelpOptions,
+  type PublishIcon,
+  type PublishLocation,
+  type PublishModule,
+  type PublishModuleType,
+  type RecycledButton,
+  type RoleRestriction,
 } from '@media/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from './client.ts';
 import { useLiveRefresh } from './live.ts';
 import { uploadFile } from './uploads.ts';
@@ -27,6 +29,7 @@ export const publishingKey = (ctx: PublishContext) => ['publishing', ctx.scope, 
 export const publishButtonsKey = (ctx: PublishContext) => [...publishingKey(ctx), 'buttons'] as const;
 const iconsKey = (ctx: PublishContext) => [...publishingKey(ctx), 'icons'] as const;
 const buttonKey = (id: number) => ['publishButton', id] as const;
+const publishesKey = ['publishes'] as const;
 
 /** A list answer, whether the server sends a bare array or a collection with its channel. */
 const asCollection = <T>(answer: Collection<T> | T[]): Collection<T> =>
@@ -59,9 +62,10 @@ export const usePublishModules = (ctx: PublishContext, kind?: PublishModuleType)
   });
 
 /** GET /api/{ctx}/publishButtons?phases=expand (includeAll for accounts) with the list's channel. */
-export const usePublishButtons = (ctx: PublishContext) =>
+export const usePublishButtons = (ctx: PublishContext, options: { enabled?: boolean } = {}) =>
   useQuery({
     queryKey: publishButtonsKey(ctx),
+    enabled: options.enabled ?? true,
     queryFn: async () => {
       const query = new URLSearchParams({ phases: 'expand' });
       if (ctx.scope === 'accounts') query.set('includeAll', '1');
@@ -268,3 +272,33 @@ export const useRecycleBinAction = (ctx: PublishContext) => {
     onSettled: () => queryClient.invalidateQueries({ queryKey: publishingKey(ctx) }),
   });
 };
+
+/**
+ * GET /api/publishes/{id} for each published item named: their status and progress, kept live on the
+ * account's publishes channel (every run's change is announced there).
+ */
+export const usePublishes = (ids: number[], accountId: number | undefined) => {
+  const results = useQueries({
+    queries: ids.map((id) => ({
+      queryKey: [...publishesKey, id],
+      queryFn: () => apiFetch<Publish>(`/api/publishes/${id}`),
+    })),
+  });
+  useLiveRefresh(accountId === undefined ? undefined : CHANNELS.publishes(accountId), publishesKey);
+  return results;
+};
+
+/** GET /api/publishes/{id}: one published item, kept live on its account's publishes channel. */
+export const usePublishItem = (id: number) => {
+  const queryKey = [...publishesKey, id];
+  const query = useQuery({ queryKey, queryFn: () => apiFetch<Publish>(`/api/publishes/${id}`) });
+  useLiveRefresh(query.data ? CHANNELS.publishes(query.data.accountId) : undefined, queryKey);
+  return query;
+};
+
+/** GET /api/publishes/{id}/help: the first answer of a published item's help (spec3 §4). */
+export const getPublishHelp = (id: number) => apiFetch<unknown>(`/api/publishes/${id}/help`);
+
+/** POST /api/publishes/{id}/help: the next step, with the options of the last set-options. */
+export const postPublishHelp = (id: number, options: PublishHelpOptions) =>
+  apiFetch<unknown>(`/api/publishes/${id}/help`, { method: 'POST', body: { options } });

@@ -112,6 +112,12 @@ export const router = createBrowserRouter([
         }),
       },
       {
+        path: 'publishes/:publishId/help',
+        lazy: async () => ({
+          Component: (await import('../features/publishing/PublishHelpPage.tsx')).PublishHelpPage,
+        }),
+      },
+      {
         path: 'accounts/:accountName/webupload',
         lazy: async () => ({
           Component: (await import('../features/uploads/WebUploadPage.tsx')).WebUploadPage,

@@ -1,6 +1,14 @@
+import { SUBTITLE_LANGUAGE_NAMES, SUBTITLE_LANGUAGES } from '../nodes/subtitles.ts';
+import { FTP_ENCRYPTIONS } from './peer-address.ts';
 import type { PublishModule } from './publishing.ts';
 
 const PROCESS_INPUTS = ['source-media', 'transcode', 'watermark', 'burn-subtitles'];
+
+/** What the watermark burns in besides its text: nothing, the publishing button's icon, an uploaded icon. */
+export const WATERMARK_IMAGES = ['none', 'button-icon', 'uploaded'] as const;
+export type WatermarkImage = (typeof WATERMARK_IMAGES)[number];
+/** The watermark's option naming the uploaded icon (POST /api/{ctx}/publishIcons) when image is 'uploaded'. */
+export const WATERMARK_ICON_FIELD = 'iconId';
 
 const module = (
   fields: Omit<PublishModule, 'form' | 'iconId' | 'nonSelectableInputModuleIds'> & Partial<PublishModule>,
@@ -70,18 +78,48 @@ export const PUBLISH_MODULES: readonly PublishModule[] = [
   module({
     id: 'watermark',
     name: 'Watermark',
-    description: 'Burn a text into the picture',
+    description: 'Burn a text, an image or both into the picture',
     type: 'process',
     selectable: true,
-    version: '1.2',
+    version: '1.3',
     schema: [
-      { name: 'text', type: 'text', label: 'Text', required: true, maxLength: 60 },
+      // One of text or image: the text is asked for while there is no image.
+      {
+        name: 'text',
+        type: 'text',
+        label: 'Text',
+        requiredIf: ['image', 'equal', 'none'],
+        maxLength: 60,
+      },
       {
         name: 'position',
         type: 'select',
         label: 'Position',
         allowedValues: ['top-left', 'top-right', 'bottom-left', 'bottom-right'],
         defaultValue: 'bottom-right',
+      },
+      {
+        name: 'image',
+        type: 'select',
+        label: 'Image',
+        // Not required: a button saved before images has none, and means text only.
+        allowedValues: [...WATERMARK_IMAGES],
+        valueLabels: {
+          none: 'None (text only)',
+          'button-icon': "The button's icon",
+          uploaded: 'An uploaded icon',
+        },
+        defaultValue: 'none',
+      },
+      {
+        name: WATERMARK_ICON_FIELD,
+        type: 'select-combo',
+        selectOnly: true,
+        label: 'Icon',
+        // The icons of the account (and its site) are the choices: the modules list of a context fills them.
+        allowedValues: [],
+        showWhen: "image == 'uploaded'",
+        requiredIf: ['image', 'equal', 'uploaded'],
       },
     ],
     defaultInputModuleIds: ['source-media'],
@@ -102,8 +140,8 @@ export const PUBLISH_MODULES: readonly PublishModule[] = [
         type: 'select',
         label: 'Language',
         required: true,
-        allowedValues: ['en', 'fr', 'de', 'es', 'nb'],
-        valueLabels: { en: 'English', fr: 'French', de: 'German', es: 'Spanish', nb: 'Norwegian' },
+        allowedValues: [...SUBTITLE_LANGUAGES],
+        valueLabels: { ...SUBTITLE_LANGUAGE_NAMES },
         defaultValue: 'en',
       },
     ],
@@ -153,14 +191,65 @@ export const PUBLISH_MODULES: readonly PublishModule[] = [
   module({
     id: 'ftp',
     name: 'FTP upload',
-    description: 'Send the result to an FTP server',
+    description: 'Send the result to an FTP server, plain or encrypted with TLS (FTPS)',
     type: 'destination',
     selectable: true,
-    version: '1.1',
+    version: '1.2',
     schema: [
       { name: 'host', type: 'text', label: 'Host', required: true, maxLength: 200 },
       { name: 'username', type: 'text', label: 'User name', required: true, maxLength: 100 },
       { name: 'password', type: 'password', label: 'Password', maxLength: 200 },
+      { name: 'directory', type: 'text', label: 'Directory', maxLength: 200, defaultValue: '/' },
+      {
+        name: 'encryption',
+        type: 'select',
+        label: 'Encryption',
+        // Not required: a button saved before FTPS has none, and means plain FTP (no publish-time question).
+        allowedValues: [...FTP_ENCRYPTIONS],
+        valueLabels: {
+          none: 'None (plain FTP)',
+          explicit: 'Explicit FTPS (AUTH TLS, port 21)',
+          implicit: 'Implicit FTPS (port 990)',
+        },
+        defaultValue: 'none',
+      },
+      {
+        name: 'trustAnyCertificate',
+        type: 'checkbox',
+        label: "Accept self-signed certificates (the server's certificate is not checked)",
+        defaultValue: false,
+        showWhen: "encryption != 'none'",
+      },
+    ],
+    defaultInputModuleIds: ['as-is'],
+    minInputModules: 1,
+    maxInputModules: 4,
+    selectableInputModuleIds: ['as-is', 'transcode', 'watermark', 'burn-subtitles'],
+  }),
+  module({
+    id: 'sftp',
+    name: 'SFTP upload',
+    description: 'Send the result to a server over SSH (SFTP), with a password or a private key',
+    type: 'destination',
+    selectable: true,
+    version: '1.0',
+    schema: [
+      {
+        name: 'host',
+        type: 'text',
+        label: 'Host',
+        required: true,
+        maxLength: 200,
+        placeholder: 'host or host:port (port 22 if none)',
+      },
+      { name: 'username', type: 'text', label: 'User name', required: true, maxLength: 100 },
+      { name: 'password', type: 'password', label: 'Password', maxLength: 200 },
+      {
+        name: 'privateKey',
+        type: 'textarea',
+        label: 'Private key (OpenSSH or PEM, instead of or with the password)',
+        maxLength: 16_000,
+      },
       { name: 'directory', type: 'text', label: 'Directory', maxLength: 200, defaultValue: '/' },
     ],
     defaultInputModuleIds: ['as-is'],
@@ -216,7 +305,7 @@ export const PUBLISH_MODULES: readonly PublishModule[] = [
     defaultInputModuleIds: [],
     minInputModules: 1,
     maxInputModules: 1,
-    selectableInputModuleIds: ['folder-export', 'youtube', 'ftp', 's3', 'webhook'],
+    selectableInputModuleIds: ['folder-export', 'youtube', 'ftp', 'sftp', 's3', 'webhook'],
   }),
 ];
 

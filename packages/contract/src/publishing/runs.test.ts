@@ -73,6 +73,20 @@ describe('options a publish must be given', () => {
     ]);
     expect(publishOptionsNeeded(phase, { text: 'Live', folder: 'out' })).toEqual([]);
   });
+  it("asks for the watermark's text only while it has no image", () => {
+    const phase = phaseOf('watermark', 'folder-export');
+    const watermark = phase.network.nodes.find((node) => node.moduleId === 'watermark');
+    if (!watermark) throw new Error('no watermark node');
+    for (const options of [{ image: 'none' }, {}, { image: '' }]) {
+      watermark.options = options;
+      expect(publishOptionsNeeded(phase, { folder: 'out' }).map((field) => field.name)).toEqual(['text']);
+    }
+    for (const image of ['button-icon', 'uploaded']) {
+      watermark.options = { image };
+      // Nor is the icon asked for at publish time (its choices belong to the account): a run says it lacks one.
+      expect(publishOptionsNeeded(phase, { folder: 'out' })).toEqual([]);
+    }
+  });
   it('fills what the button left empty with what was given, never what it set', () => {
     expect(
       withPublishData({ text: '', position: 'top-left' }, { text: 'Live', position: 'bottom-right' }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { FormSchema } from '../forms/schema.ts';
+import { isFieldRequired } from '../forms/rules.ts';
+import type { FormSchema, FormValues } from '../forms/schema.ts';
 import { publishModule } from './catalogue.ts';
 import type { NetworkNode, Phase } from './publishing.ts';
 
@@ -34,8 +35,11 @@ export const PUBLISH_RUN_MESSAGES = {
   notRendered: 'The clip is not rendered yet',
   unknownModule: (moduleId: string) => `The module ${moduleId} is not installed`,
   cannotRunYet: (name: string) => `This cloud cannot run the module ${name} yet`,
-  edgeNotYet: 'A publishing button that runs on an edge server cannot publish yet',
   chainBroken: (destination: string) => `Nothing feeds the destination ${destination}`,
+  watermarkEmpty: 'The watermark has neither a text nor an image: give it one of them',
+  noButtonIcon: (button: string) => `The publishing button ${button} has no icon for the watermark`,
+  iconNotFound: "The watermark's uploaded icon was not chosen, or it is no longer there",
+  noSubtitles: (node: string, language: string) => `${node} has no ${language} subtitles`,
   notMedia: (path: string) => `${path} is a folder: only media can be published`,
   optionsNeeded: 'This publishing button needs more options for each publish',
   optionsTitle: (button: string) => `Publish with ${button}`,
@@ -102,10 +106,19 @@ export type RecycledButton = z.infer<typeof recycledButtonSchema>;
 /** Field types a person answers in the publish additional-options dialog (spec3 §2). */
 const ASKED_TYPES = new Set(['text', 'textarea', 'select']);
 const isEmpty = (value: unknown) => value === undefined || value === null || String(value).trim() === '';
+/** A node's options with its module's defaults where it has none. */
+const withDefaults = (node: NetworkNode) => {
+  const values: Record<string, unknown> = {};
+  for (const field of publishModule(node.moduleId)?.schema ?? [])
+    if (field.defaultValue !== undefined) values[field.name] = field.defaultValue;
+  for (const [name, value] of Object.entries(node.options)) if (!isEmpty(value)) values[name] = value;
+  return values;
+};
 
 /**
  * The options a publish must be given (spec3 §4 notEnoughPublishData): required text, textarea or select
- * fields that the button leaves empty on a module it runs, and that `given` does not answer either.
+ * fields that the button leaves empty on a module it runs, and that `given` does not answer either. A field
+ * required only if another has some value (requiredIf) reads that one as the button has it, or its default.
  */
 export const publishOptionsNeeded = (
   phase: Phase['phase'],
@@ -119,8 +132,8 @@ export const publishOptionsNeeded = (
   ])
     for (const field of publishModule(node.moduleId)?.schema ?? [])
       if (
-        field.required &&
         ASKED_TYPES.has(field.type) &&
+        isFieldRequired(field, withDefaults(node) as FormValues) &&
         isEmpty(node.options[field.name]) &&
         isEmpty(given[field.name])
       )

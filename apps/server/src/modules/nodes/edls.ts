@@ -1,11 +1,20 @@
-import { CHANNELS, type Edl, type EdlSource, type EdlVersion, type MediaNode } from '@media/contract';
+import {
+  CHANNELS,
+  type ClipRenderState,
+  type ClipRenderStatus,
+  clipRenderChannel,
+  type Edl,
+  type EdlSource,
+  type EdlVersion,
+  type MediaNode,
+} from '@media/contract';
 import { desc, eq } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
 import { users } from '../users/tables.ts';
 import { hiddenPaths, requireNodeAt } from './access.ts';
-import { clipRenderQueue } from './clip-render.ts';
+import { clipRenderQueue, requestClipRender } from './clip-render.ts';
 import { edlDuration, requireAccountMedia } from './creation.ts';
 import { mediaFile, requireMedia } from './media.ts';
 import { presentNode } from './presenter.ts';
@@ -124,4 +133,53 @@ export const saveEdlData = async ({
   const [presentable] = await repo.findPresentable(ctx.db, eq(nodes.id, node.id), hiddenPaths(access));
   if (!presentable) throw notFound('Node');
   return presentNode(presentable, access, rights);
+};
+
+type MediaRow = NonNullable<Awaited<ReturnType<typeof repo.findMedia>>>;
+
+const renderStatusOf = (row: MediaRow): ClipRenderStatus => {
+  if (row.status === 'processing' || row.status === 'failed') return row.status;
+  return row.storagePath ? 'ready' : 'unrendered';
+};
+
+const renderStateOf = (row: MediaRow): ClipRenderState => {
+  const status = renderStatusOf(row);
+  return {
+    mediaId: row.id,
+    status,
+    error: status === 'failed' ? row.error : null,
+    channel: clipRenderChannel(row.accountId),
+  };
+};
+
+/** GET /api/edls/{id}/render: whether the clip's file is being rendered, rendered, or could not be (viewers). */
+export const clipRenderState = async ({
+  ctx,
+  actor,
+  id,
+  accountId,
+}: Call<{ id: number; accountId?: number }>): Promise<ClipRenderState> => {
+  const { row } = await requireEdl(ctx, actor, id, accountId);
+  return renderStateOf(row);
+};
+
+/**
+ * POST /api/edls/{id}/render (spec3 §2 the floating player's export button): renders the clip or sequence
+ * into a playable file when it has none, or renders again one that could not be (editors of its account);
+ * a clip being rendered or rendered already is left as it is. Answers its render state.
+ */
+export const renderClipFile = async ({
+  ctx,
+  actor,
+  id,
+  accountId,
+}: Call<{ id: number; accountId?: number }>): Promise<ClipRenderState> => {
+  const { row, access } = await requireEdl(ctx, actor, id, accountId);
+  if (!access.permissions.has('canEdit')) throw forbidden();
+  if (renderStatusOf(row) === 'unrendered' || (row.status === 'failed' && !row.storagePath)) {
+    await requestClipRender(ctx, id);
+    await ctx.publish(CHANNELS.nodes(row.accountId), await repo.findNodeIdsOfMedia(ctx.db, id));
+  }
+  const now = await repo.findMedia(ctx.db, id);
+  return renderStateOf(now ?? row);
 };

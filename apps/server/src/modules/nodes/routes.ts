@@ -1,6 +1,8 @@
 import {
   API_VERSION_HEADER,
   API_VERSIONS,
+  clipRenderRequestSchema,
+  clipRenderStateSchema,
   ERROR_CODES,
   edlDataQuerySchema,
   edlDataSchema,
@@ -214,6 +216,51 @@ export const registerNodeRoutes = (fastify: FastifyInstance, ctx: AppContext, _s
           actor: requireActor(request),
           id: request.params.id,
           path: request.query.path,
+        }),
+      ),
+  );
+  app.get(
+    '/edls/:id/render',
+    {
+      onRequest: checkApiVersion,
+      schema: {
+        tags,
+        description: "Whether a clip's or sequence's file is rendered, being rendered or failed (viewers)",
+        params: idParamSchema,
+        querystring: contentQuerySchema,
+        response: { 200: resultsOf(clipRenderStateSchema) },
+      },
+    },
+    async (request) =>
+      results(
+        await service.clipRenderState({
+          ctx,
+          actor: requireActor(request),
+          id: request.params.id,
+          accountId: request.query.accountId,
+        }),
+      ),
+  );
+  app.post(
+    '/edls/:id/render',
+    {
+      onRequest: checkApiVersion,
+      schema: {
+        tags,
+        description:
+          "Render a clip or sequence into a playable file when it has none (editors of its account): the floating player's export",
+        params: idParamSchema,
+        body: clipRenderRequestSchema,
+        response: { 200: resultsOf(clipRenderStateSchema) },
+      },
+    },
+    async (request) =>
+      results(
+        await service.renderClipFile({
+          ctx,
+          actor: requireActor(request),
+          id: request.params.id,
+          accountId: request.body.accountId,
         }),
       ),
   );

@@ -2,8 +2,16 @@
 export { notHidden, treeAccess } from './access.ts';
 export { postNode, renameNode, savePermissions, setField } from './changes.ts';
 export { createNode } from './creation.ts';
-export { edlFile, edlPreviousVersions, edlSources, saveEdlData } from './edls.ts';
+export {
+  clipRenderState,
+  edlFile,
+  edlPreviousVersions,
+  edlSources,
+  renderClipFile,
+  saveEdlData,
+} from './edls.ts';
 export { addIngestedMedia, arrivalsFolderPath } from './ingested.ts';
 export { listNodes, nodeDetails } from './listing.ts';
 export { mediaFile, mediaInfo, thumbImage } from './media.ts';
+export { deleteSubtitles, findSubtitle, listSubtitles, putSubtitles } from './subtitles.ts';
 export { transfer, transferTypes } from './transfers.ts';

@@ -1,4 +1,4 @@
-import type { Edl, FolderPermission } from '@media/contract';
+import type { Edl, FolderPermission, SubtitleFormat, SubtitleLanguage } from '@media/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -130,4 +131,22 @@ export const nodes = pgTable(
     // Counting a large folder's children of some types reads the index alone.
     index('nodes_parent_type_idx').on(t.parentId, t.type),
   ],
+);
+
+/** The subtitles of a media, one file per language (PUT /api/media/{id}/subtitles/{language}). */
+export const mediaSubtitles = pgTable(
+  'media_subtitles',
+  {
+    mediaId: integer()
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    language: text().$type<SubtitleLanguage>().notNull(),
+    format: text().$type<SubtitleFormat>().notNull(),
+    /** Storage key of the file (SubRip or WebVTT, UTF-8), in place before the row is written. */
+    storagePath: text().notNull(),
+    size: integer().notNull(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedBy: integer().references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [primaryKey({ columns: [t.mediaId, t.language] })],
 );

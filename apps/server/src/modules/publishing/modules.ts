@@ -1,28 +1,31 @@
 import net from 'node:net';
 import {
+  ftpAddress,
+  PUBLISH_HELP_MESSAGES,
   PUBLISH_MODULES,
   type PublishContextKind,
   type PublishModuleType,
   publishModule,
   type ServerFormAction,
+  withIconChoices,
 } from '@media/contract';
-import type { Config } from '../../platform/config.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
+import { listIcons } from './icons.ts';
 import { type Call, manageScope, readScope } from './scope.ts';
+import { consentUrl } from './youtube.ts';
 
 export const msgUnknownAction = (action: string) => `Unknown action ${action}`;
 export const MSG_FOLDER_PARENT = "A folder may not contain '..'";
-export const MSG_YOUTUBE_NOT_CONFIGURED = 'YouTube is not configured on this cloud';
 export const MSG_FTP_NO_HOST = 'Enter the host of the FTP server first';
 export const msgFtpConnected = (address: string) => `Connected to ${address}`;
 export const msgFtpFailed = (address: string, reason: string) =>
   `Could not connect to ${address} - ${reason}`;
 
-export const FTP_DEFAULT_PORT = 21;
 export const FTP_TEST_TIMEOUT_MS = 3000;
 
 type Options = Record<string, unknown>;
-type ActionHandler = (options: Options, config: Config) => Promise<ServerFormAction> | ServerFormAction;
+type ActionCall = Call<{ kind: PublishContextKind; id: number }>;
+type ActionHandler = (options: Options, call: ActionCall) => Promise<ServerFormAction> | ServerFormAction;
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
@@ -36,22 +39,15 @@ const checkFolder: ActionHandler = (options) => {
 };
 
 /**
- * youtube `connect`: linking a YouTube channel needs the cloud's OAuth client and a callback that stores
- * the channel's tokens; neither exists yet, so the action says so rather than start a flow it cannot end.
+ * youtube `connect`: Google's consent screen for the account's channel (open-url); the callback keeps the
+ * channel's refresh token for the account's publishes. A site's buttons publish to each account's own channel.
  */
-const connectYoutube: ActionHandler = () => ({
-  action: 'display-message',
-  type: 'danger',
-  message: MSG_YOUTUBE_NOT_CONFIGURED,
-});
-
-/** 'host' or 'host:port' (IPv6 in brackets), port 21 by default. */
-const ftpAddress = (value: string) => {
-  const match = /^\[([^\]]+)\](?::(\d+))?$/.exec(value) ?? /^([^:]+)(?::(\d+))?$/.exec(value);
-  if (!match) return undefined;
-  const port = match[2] ? Number(match[2]) : FTP_DEFAULT_PORT;
-  if (!Number.isInteger(port) || port < 1 || port > 65535) return undefined;
-  return { host: match[1] as string, port };
+const connectYoutube: ActionHandler = (_options, { ctx, actor, kind, id }) => {
+  if (!ctx.config.google)
+    return { action: 'display-message', type: 'danger', message: PUBLISH_HELP_MESSAGES.youtubeNotConfigured };
+  if (kind === 'sites')
+    return { action: 'display-message', type: 'info', message: PUBLISH_HELP_MESSAGES.youtubeSitesConnect };
+  return { action: 'open-url', url: consentUrl(ctx, ctx.config.google, id, actor.userId) };
 };
 
 /** A TCP connection to the server within 3 s; nothing is sent. */
@@ -67,11 +63,11 @@ const tcpProbe = (host: string, port: number) =>
     socket.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
   });
 
-/** ftp `test`: can the cloud reach the FTP server? */
+/** ftp `test`: can the cloud reach the FTP server (port 990 for implicit FTPS when the host names none)? */
 const testFtp: ActionHandler = async (options) => {
   const host = text(options.host);
   if (!host) return { action: 'display-message', type: 'danger', message: MSG_FTP_NO_HOST };
-  const address = ftpAddress(host);
+  const address = ftpAddress(host, options.encryption);
   if (!address)
     return { action: 'display-message', type: 'danger', message: msgFtpFailed(host, 'bad address') };
   const shown = `${address.host}:${address.port}`;
@@ -95,7 +91,11 @@ export const listModules = async ({
   type,
 }: Call<{ kind: PublishContextKind; id: number; type?: PublishModuleType }>) => {
   await readScope(ctx.db, actor, kind, id);
-  return PUBLISH_MODULES.filter((module) => type === undefined || module.type === type);
+  const modules = PUBLISH_MODULES.filter((module) => type === undefined || module.type === type);
+  if (!modules.some((module) => module.id === 'watermark')) return modules;
+  // The watermark may burn in an uploaded icon of the context: those are its icon field's choices.
+  const icons = await listIcons({ ctx, actor, kind, id });
+  return modules.map((module) => withIconChoices(module, icons));
 };
 
 /** A module's server form action (spec3 §4), for those who manage the context's buttons. */
@@ -112,5 +112,5 @@ export const moduleAction = async ({
   if (!publishModule(moduleId)) throw notFound('Publish module');
   const handler = ACTIONS[moduleId]?.[action];
   if (!handler) throw badRequest(msgUnknownAction(action));
-  return handler(options, ctx.config);
+  return handler(options, { ctx, actor, kind, id });
 };

@@ -4,9 +4,12 @@ import {
   okSchema,
   PUBLISH_CONTEXTS,
   pageQuerySchema,
+  publishHelpBodySchema,
+  publishHelpQuerySchema,
   publishSchema,
   recycledButtonSchema,
   resultsOf,
+  serverFormActionSchema,
 } from '@media/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -14,6 +17,7 @@ import { z } from 'zod';
 import { requireActor } from '../../app.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
+import { publishHelp } from './help.ts';
 import { getPublish, listButtonPublishes, republish } from './publishes.ts';
 import { listRecycleBin, purgeButton, restoreButton } from './recycle-bin.ts';
 
@@ -66,6 +70,45 @@ export const registerPublishRoutes = (fastify: FastifyInstance, ctx: AppContext)
       },
     },
     async (request) => results(await republish({ ctx, actor: requireActor(request), id: request.params.id })),
+  );
+  app.get(
+    '/publishes/:id/help',
+    {
+      schema: {
+        tags,
+        description:
+          "The published item's help (spec3 §4): a server form action; set-options names the next step to call with",
+        params: idParamSchema,
+        querystring: publishHelpQuerySchema,
+        response: { 200: resultsOf(serverFormActionSchema) },
+      },
+    },
+    async (request) =>
+      results(
+        await publishHelp({
+          ctx,
+          actor: requireActor(request),
+          id: request.params.id,
+          options: request.query.options,
+        }),
+      ),
+  );
+  app.post(
+    '/publishes/:id/help',
+    {
+      schema: {
+        tags,
+        description:
+          'The next step of the help, with the options of the last set-options (and publishMediaId)',
+        params: idParamSchema,
+        body: publishHelpBodySchema,
+        response: { 200: resultsOf(serverFormActionSchema) },
+      },
+    },
+    async (request) =>
+      results(
+        await publishHelp({ ctx, actor: requireActor(request), id: request.params.id, ...request.body }),
+      ),
   );
   for (const kind of PUBLISH_CONTEXTS)
     app.get(

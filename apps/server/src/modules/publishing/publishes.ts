@@ -56,7 +56,7 @@ export const listButtonPublishes = async ({
   return { rows: rows.map(presentPublish), total: total?.n ?? 0, channel };
 };
 
-const requirePublish = async (ctx: Call['ctx'], actor: Call['actor'], id: number) => {
+export const requirePublish = async (ctx: Call['ctx'], actor: Call['actor'], id: number) => {
   const [row] = await ctx.db.select().from(publishes).where(eq(publishes.id, id));
   if (!row) throw notFound('Published item');
   await readScope(ctx.db, actor, 'accounts', row.accountId).catch(hidden('Published item'));

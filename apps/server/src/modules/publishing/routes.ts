@@ -34,6 +34,7 @@ import { refuseDeclaredLengthOver } from '../../platform/http/declared-length.ts
 import { collection, results } from '../../platform/http/envelope.ts';
 import { registerPublishRoutes } from './publishes.routes.ts';
 import * as service from './service.ts';
+import { registerYoutubeRoutes } from './youtube.routes.ts';
 
 /** The spec's field name of the file part (spec3 §7). */
 const FILE_FIELD = 'uploadfile';
@@ -71,6 +72,7 @@ export const registerPublishingRoutes = async (
     const app = scope.withTypeProvider<ZodTypeProvider>();
     const tags = ['publishing'];
     registerPublishRoutes(scope, ctx);
+    registerYoutubeRoutes(scope, ctx);
 
     for (const kind of PUBLISH_CONTEXTS) {
       const call = (request: FastifyRequest, id: number) => ({

@@ -34,6 +34,7 @@ export const findPublishWork = async (db: DbOrTx, id: number) => {
         type: media.type,
         status: media.status,
         storagePath: media.storagePath,
+        contentType: media.contentType,
         duration: media.duration,
       },
       accountName: accounts.name,
@@ -54,6 +55,8 @@ export type PublishChange = {
   outputs?: PublishOutput[];
   started?: true;
   finished?: true;
+  /** Handed over to this edge server's agent. */
+  edgeServerId?: number;
   /** Lines added to the log. */
   log?: string[];
 };
@@ -68,6 +71,7 @@ export const updatePublish = (db: DbOrTx, id: number, change: PublishChange) =>
       ...(change.outputs ? { outputs: change.outputs } : {}),
       ...(change.started ? { startedAt: sql`coalesce(${publishes.startedAt}, now())` } : {}),
       ...(change.finished ? { finishedAt: sql`now()` } : {}),
+      ...(change.edgeServerId !== undefined ? { edgeServerId: change.edgeServerId } : {}),
       ...(change.log?.length ? { log: sql`${publishes.log} || ${JSON.stringify(change.log)}::jsonb` } : {}),
     })
     .where(eq(publishes.id, id));

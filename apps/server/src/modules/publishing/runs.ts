@@ -1,23 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  accountPath,
-  CHANNELS,
-  NODE_MESSAGES,
-  PUBLISH_RUN_MESSAGES,
-  type PublishOutput,
-  publishModule,
-  publishRunPlan,
-  withPublishData,
-} from '@media/contract';
+import { PUBLISH_RUN_MESSAGES, type PublishOutput, publishModule } from '@media/contract';
 import { type ProcessedFile, ProcessRefused, probe, runProcessStep } from '@media/media-tools';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { defineQueue, type Job } from '../../platform/jobs/queues.ts';
-import { requestClipRender } from '../nodes/clip-render.ts';
-import { notifyUser } from '../notifications/service.ts';
 import { deliver, PublishRefused } from './destinations/index.ts';
+import { handToEdge } from './edge-runs.ts';
+import { processResources } from './process-resources.ts';
 import * as repo from './run-repo.ts';
+import { changePublish, endPublish, nodePathOf, planPublish, runPostModules } from './run-steps.ts';
 
 /**
  * One run of a publishing button on one node (DESIGN "Publishing", "Jobs"): written with its publish in the
@@ -71,62 +63,33 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
   const id = job.data.publishId;
   const work = await repo.findPublishWork(ctx.db, id);
   if (!work || ['done', 'failed', 'deleted'].includes(work.publish.status)) return;
-  const { publish, button, node } = work;
-  const nodePath = node ? accountPath(work.accountName, node.path) : null;
+  const { publish, button } = work;
+  const nodePath = nodePathOf(work);
   const workDir = path.join(ctx.config.dataDir, 'tmp', `publish-${id}`);
-  // Each change shows at once on the account's published items (CHANNELS.publishes).
-  const change = async (update: repo.PublishChange) => {
-    await repo.updatePublish(ctx.db, id, update);
-    await ctx.publish(CHANNELS.publishes(publish.accountId), [id]);
-  };
+  const change = (update: repo.PublishChange) => changePublish(ctx, work, update);
   let source: { path: string; release: () => Promise<void> } | undefined;
-  const end = async (outcome: { outputs: PublishOutput[] } | { error: string }) => {
-    const failed = 'error' in outcome;
-    await change({
-      status: failed ? 'failed' : 'done',
-      progress: failed ? null : 100,
-      finished: true,
-      ...(failed
-        ? { error: outcome.error, log: [`Failed: ${outcome.error}`] }
-        : { outputs: outcome.outputs, log: ['Done'] }),
-    });
-    if (publish.userId !== null)
-      await notifyUser(ctx, publish.userId, {
-        type: failed ? 'problem' : 'done',
-        message: failed
-          ? `Publishing ${nodePath ?? 'a deleted node'} with ${button.name} failed: ${outcome.error}`
-          : NODE_MESSAGES.publishedOn(`${nodePath} (${button.name})`),
-      });
-  };
+  let resources: Awaited<ReturnType<typeof processResources>> | undefined;
+  const end = (outcome: { outputs: PublishOutput[] } | { error: string }) => endPublish(ctx, work, outcome);
   try {
+    // A button that runs on an edge server: checked here, then carried out by that edge server's agent.
+    if (button.location.type === 'edge') return await handToEdge(ctx, work);
     await change({
       status: 'running',
       started: true,
       progress: 0,
       log: [job.retryCount > 0 ? `Started again (attempt ${job.retryCount + 1})` : 'Started'],
     });
-    if (!node || !work.media) throw new PublishRefused(PUBLISH_RUN_MESSAGES.noSource);
-    // A clip without its file yet (being rendered, or saved before clips were rendered): render it, and
-    // try again once it is there (the job's retries with backoff).
-    if (work.media.type === 'edl' && !work.media.storagePath && work.media.status !== 'failed') {
-      await requestClipRender(ctx, work.media.id);
-      throw new Error(PUBLISH_RUN_MESSAGES.notRendered);
-    }
-    if (!work.media.storagePath) throw new PublishRefused(PUBLISH_RUN_MESSAGES.noSource);
-    const [phase] = button.phases;
-    if (!phase) throw new PublishRefused(PUBLISH_RUN_MESSAGES.noSource);
-    if (button.location.type !== 'cloud') throw new PublishRefused(PUBLISH_RUN_MESSAGES.edgeNotYet);
-    // What the person gave when publishing fills what the button left empty (notEnoughPublishData).
-    const nodes = phase.phase.network.nodes.map((node) => ({
-      ...node,
-      options: withPublishData(node.options, publish.options),
-    }));
-    const plan = publishRunPlan({ ...phase.phase, network: { ...phase.phase.network, nodes } });
-    if (plan.problems.length > 0) throw new PublishRefused(plan.problems.join('; '));
+    const plan = await planPublish(ctx, work);
+    // The watermark's image and the subtitles, before any work: a missing one fails the publish at once.
+    resources = await processResources(
+      ctx,
+      { publish, button, node: plan.node, mediaId: plan.media.id },
+      plan.chains.flatMap((chain) => chain.processes),
+    );
 
     await fs.promises.rm(workDir, { recursive: true, force: true });
     await fs.promises.mkdir(workDir, { recursive: true });
-    source = await ctx.storage.localCopy(work.media.storagePath);
+    source = await ctx.storage.localCopy(plan.media.storagePath);
     const info = await probe(source.path, { signal: job.signal });
     if (!info) throw new PublishRefused(PUBLISH_RUN_MESSAGES.noSource);
     const total = plan.chains.reduce((sum, chain) => sum + chain.processes.length + 1, 0);
@@ -142,10 +105,13 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
     for (const [chainIndex, chain] of plan.chains.entries()) {
       let current: ProcessedFile = { file: source.path, duration: info.duration, hasAudio: info.hasAudio };
       for (const [stepIndex, process] of chain.processes.entries()) {
-        current = await runProcess(process, current, path.join(workDir, `${chainIndex}-${stepIndex}`), {
-          signal: job.signal,
-          onProgress,
-        });
+        current = await runProcess(
+          process,
+          current,
+          path.join(workDir, `${chainIndex}-${stepIndex}`),
+          { signal: job.signal, onProgress },
+          resources.of(process),
+        );
         done++;
         await change({
           log: [`${publishModule(process.moduleId)?.name ?? process.moduleId}: done`],
@@ -153,12 +119,13 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
       }
       outputs.push(
         await deliver(ctx, chain.destination, current.file, {
+          accountId: publish.accountId,
           accountName: work.accountName,
-          nodeName: node.name,
+          nodeName: plan.node.name,
           nodePath: nodePath ?? '',
           publishId: id,
           button: { id: publish.buttonId, name: button.name },
-          mediaId: work.media.id,
+          mediaId: plan.media.id,
           signal: job.signal,
         }),
       );
@@ -167,23 +134,7 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
         log: [`${publishModule(chain.destination.moduleId)?.name}: ${outputs.at(-1)?.location}`],
       });
     }
-    for (const post of plan.post) {
-      if (post.moduleId !== 'email-notify')
-        throw new PublishRefused(
-          PUBLISH_RUN_MESSAGES.cannotRunYet(publishModule(post.moduleId)?.name ?? post.moduleId),
-        );
-      const to = String(post.options.to ?? '');
-      await ctx.db.transaction((tx) =>
-        ctx.mail.enqueue(tx, [
-          {
-            to,
-            subject: `Media Cloud: ${node.name} published with ${button.name}`,
-            text: `${nodePath} was published with ${button.name}:\n${outputs.map((output) => `- ${output.location}`).join('\n')}\n`,
-          },
-        ]),
-      );
-      await change({ log: [`Email notification: sent to ${to}`] });
-    }
+    await runPostModules(ctx, work, plan.post, outputs);
     await end({ outputs });
   } catch (error) {
     const permanent = error instanceof PublishRefused;
@@ -196,6 +147,7 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
     throw error;
   } finally {
     await source?.release();
+    await resources?.release();
     await fs.promises.rm(workDir, { recursive: true, force: true });
   }
 };

@@ -8,6 +8,13 @@ export {
   trashButton,
   updateButton,
 } from './buttons.ts';
+export {
+  claimEdgePublish,
+  edgePublishSource,
+  listEdgePublishes,
+  type PublishingEdge,
+  reportEdgePublish,
+} from './edge-runs.ts';
 export { type IncomingIcon, iconImage, listIcons, trashIcon, uploadIcon } from './icons.ts';
 export { listLocations } from './locations.ts';
 export { listModules, moduleAction } from './modules.ts';

@@ -18,6 +18,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { edgeServers } from '../edge/tables.ts';
 import { nodes } from '../nodes/tables.ts';
 import { accounts, sites } from '../organisation/tables.ts';
 import { users } from '../users/tables.ts';
@@ -99,9 +100,12 @@ export const publishes = pgTable(
     finishedAt: timestamp({ withTimezone: true }),
     /** In the Recycle Bin since then (a trashed button sends its items there). */
     deletedAt: timestamp({ withTimezone: true }),
+    /** The edge server whose agent carries it out, once the run job handed it over (an edge location). */
+    edgeServerId: integer().references(() => edgeServers.id, { onDelete: 'set null' }),
   },
   (t) => [
     index('publishes_button_idx').on(t.buttonId, t.deletedAt),
+    index('publishes_edge_idx').on(t.edgeServerId, t.status),
     index('publishes_account_idx').on(t.accountId, t.createdAt),
     index('publishes_node_idx').on(t.nodeId),
   ],

@@ -2,6 +2,7 @@ import { Box, Group, Loader, Paper, SimpleGrid, Text, UnstyledButton } from '@ma
 import { displayName, durationFilter, formatNodeDate, type MediaNode } from '@media/contract';
 import type { KeyboardEvent, MouseEvent } from 'react';
 import { ChildrenFooter, type ChildrenViewProps, Thumbnail } from './ChildrenTable.tsx';
+import { nodeDragProps } from './node-drag.ts';
 
 const CARD_THUMB_WIDTH = 160;
 const CARD_THUMB_HEIGHT = 90;
@@ -79,6 +80,7 @@ export const ChildrenGrid = (props: ChildrenViewProps) => {
                   onDoubleClick={() => open(node)}
                   onKeyDown={onKeyDown(node)}
                   data-testid="grid-card"
+                  {...(props.draggable ? nodeDragProps(node.path, selectedPaths) : {})}
                 >
                   <Box style={{ display: 'flex', justifyContent: 'center' }}>
                     <Thumbnail node={node} width={CARD_THUMB_WIDTH} height={CARD_THUMB_HEIGHT} />

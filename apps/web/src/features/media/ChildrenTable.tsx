@@ -3,6 +3,7 @@ import { displayName, durationFilter, formatNodeDate, type MediaNode } from '@me
 import { useMemo } from 'react';
 import { DataTable, type DataTableColumn } from '../../ui/data-table/DataTable.tsx';
 import { NodeIcon } from './NodeIcon.tsx';
+import { nodeDragProps } from './node-drag.ts';
 
 const THUMB_WIDTH = 64;
 const THUMB_HEIGHT = 36;
@@ -33,6 +34,8 @@ export const Thumbnail = ({
       width={width}
       height={height}
       loading="lazy"
+      // A drag from the picture drags its node (nodeDragProps), not the picture.
+      draggable={false}
       style={{ objectFit: 'cover', borderRadius: 2, display: 'block' }}
     />
   );
@@ -51,14 +54,35 @@ export type ChildrenViewProps = {
   hasMore: boolean;
   loadingMore: boolean;
   onLoadMore: () => void;
+  /** Nodes can be dragged onto the tree's folders and publishing buttons (the selection, when one of it). */
+  draggable?: boolean;
 };
 
 /** The selected folder's children, or the search results (spec3 §2), paged by nextChildOffset. */
 export const ChildrenTable = (props: ChildrenViewProps) => {
-  const { onOpenFolder, onPlay } = props;
+  const { onOpenFolder, onPlay, draggable = false, selectedPaths } = props;
   const columns = useMemo<DataTableColumn<MediaNode>[]>(
     () => [
-      { id: 'thumb', header: '', width: THUMB_WIDTH + 20, cell: (node) => <Thumbnail node={node} /> },
+      {
+        id: 'thumb',
+        header: '',
+        width: THUMB_WIDTH + 20,
+        // The thumbnail is the handle that drags the node (or the selection it is part of) onto the tree.
+        cell: (node) =>
+          draggable ? (
+            <Box
+              {...nodeDragProps(node.path, selectedPaths)}
+              title={`Drag ${displayName(node.name)} onto a folder or a publishing button`}
+              aria-roledescription="draggable"
+              data-testid="drag-handle"
+              style={{ cursor: 'grab', width: 'fit-content' }}
+            >
+              <Thumbnail node={node} />
+            </Box>
+          ) : (
+            <Thumbnail node={node} />
+          ),
+      },
       {
         id: 'name',
         header: 'Name',
@@ -107,7 +131,7 @@ export const ChildrenTable = (props: ChildrenViewProps) => {
         cell: (node) => (node.duration === null ? '' : durationFilter(node.duration)),
       },
     ],
-    [onOpenFolder, onPlay],
+    [onOpenFolder, onPlay, draggable, selectedPaths],
   );
 
   return (

@@ -17,16 +17,19 @@ import {
   CHILD_ORDERS,
   type ChildOrder,
   displayName,
-  type MediaNode,
   NODE_MESSAGES,
+  PUBLISH_FOLDER_NAME,
   parentPathOf,
+  publishButtonNameOf,
+  splitAccountPath,
 } from '@media/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useAccountByName, useLaunchAccount } from '../../api/accounts.ts';
 import { ApiError } from '../../api/client.ts';
 import { nodesKey, useNodeListing } from '../../api/nodes.ts';
+import { usePublishButtons } from '../../api/publishing.ts';
 import { showAlert } from '../../ui/alerts.tsx';
 import { accountSettingsPath } from '../accounts/AccountsTable.tsx';
 import { PlayerHost } from '../player/PlayerHost.tsx';
@@ -35,12 +38,14 @@ import { ActingRoleBanner } from './ActingRoleBanner.tsx';
 import { ChildrenGrid } from './ChildrenGrid.tsx';
 import { ChildrenTable } from './ChildrenTable.tsx';
 import { FolderTree } from './FolderTree.tsx';
+import { FolderView } from './FolderView.tsx';
 import { childrenOf } from './listing-query.ts';
-import { MetadataPanel } from './MetadataPanel.tsx';
 import { breadcrumbsOf, foldersAlong, selectedPathOf } from './media-address.ts';
-import { NodeActions } from './NodeActions.tsx';
+import { PublishTargetView } from './PublishTargetView.tsx';
+import { RecentPublishes } from './RecentPublishes.tsx';
 import { SearchBar } from './SearchBar.tsx';
 import { isSearching, NO_SEARCH, type SearchState } from './search-clauses.ts';
+import { useNodeDrop } from './useNodeDrop.tsx';
 
 const ORDER_CHOICES = CHILD_ORDERS.map((order) => ({ value: order, label: CHILD_ORDER_LABELS[order] }));
 type ChildrenView = 'list' | 'grid';
@@ -95,8 +100,16 @@ export const MediaManagerPage = ({ gridOnly = false }: { gridOnly?: boolean }) =
   const ChildrenShown = view === 'grid' ? ChildrenGrid : ChildrenTable;
   const [search, setSearch] = useState<SearchState>(NO_SEARCH);
   const [selectedPaths, setSelectedPaths] = useState<string[]>([]);
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(foldersAlong(path)));
+  // The publishing buttons' folder starts open: its buttons are where media is dropped to publish it.
+  const publishFolder = accountPath(accountName, `/${PUBLISH_FOLDER_NAME}`);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(
+    () => new Set([...foldersAlong(path), publishFolder]),
+  );
   const searching = isSearching(search);
+  // /{account}/Publish/{button}: a publishing button's place, which shows its published items.
+  const publishButtonName = publishButtonNameOf(splitAccountPath(path).innerPath);
+  const buttons = usePublishButtons({ scope: 'accounts', scopeId: accountId ?? 0 }, { enabled: entered });
+  const publishTargets = (buttons.data?.results ?? []).filter((button) => button.enabled);
 
   // spec3 §4: selecting a path loads it with its ancestors; they open in the tree.
   useEffect(() => {
@@ -130,7 +143,7 @@ export const MediaManagerPage = ({ gridOnly = false }: { gridOnly?: boolean }) =
       createdFrom: search.createdFrom,
       createdTo: search.createdTo,
     },
-    { live: true, enabled: entered },
+    { live: true, enabled: entered && publishButtonName === undefined },
   );
   // spec3 §8: a node load error is an alert too; 'timedOut' shows the server's message as a warning.
   const loadError = listing.error;
@@ -149,6 +162,7 @@ export const MediaManagerPage = ({ gridOnly = false }: { gridOnly?: boolean }) =
   const children = childrenOf(pages);
   const total = pages?.at(-1)?.total ?? 0;
   const selectedNodes = children.filter((child) => selectedPaths.includes(child.path));
+  const drop = useNodeDrop({ known: children, onTransferred: () => setSelectedPaths([]) });
 
   const afterRoleReset = () => {
     // Reset role has just launched without a role: dropping `?role=` needs no second launch.
@@ -164,6 +178,7 @@ export const MediaManagerPage = ({ gridOnly = false }: { gridOnly?: boolean }) =
   return (
     <Stack gap="sm">
       <PlayerHost />
+      {drop.dialogs}
       <Group justify="space-between" align="flex-end">
         <div>
           <Title order={2}>Media</Title>
@@ -215,96 +230,117 @@ export const MediaManagerPage = ({ gridOnly = false }: { gridOnly?: boolean }) =
         <Grid gap="md">
           {!gridOnly && (
             <Grid.Col span={{ base: 12, md: 3 }}>
-              <Paper withBorder p="xs" component="nav" aria-label="Media tree">
-                <FolderTree
-                  rootPath={root}
-                  rootName={accountName}
-                  selectedPath={path}
-                  expanded={expanded}
-                  childOrder={childOrder}
-                  onToggle={toggle}
-                  onSelect={select}
-                />
-              </Paper>
+              <Stack gap="sm">
+                <Paper withBorder p="xs" component="nav" aria-label="Media tree" aria-busy={drop.busy}>
+                  <FolderTree
+                    rootPath={root}
+                    rootName={accountName}
+                    selectedPath={path}
+                    expanded={expanded}
+                    childOrder={childOrder}
+                    onToggle={toggle}
+                    onSelect={select}
+                    onDropNodes={(dstPath, paths) => void drop.drop(dstPath, paths)}
+                    publishButtons={publishTargets}
+                  />
+                </Paper>
+                {accountId !== undefined && (
+                  <RecentPublishes accountId={accountId} accountName={accountName} onOpenButton={select} />
+                )}
+              </Stack>
             </Grid.Col>
           )}
           <Grid.Col span={{ base: 12, md: gridOnly ? 12 : 9 }}>
-            <Stack gap="sm">
-              {current && (
-                <nav aria-label="Folder path">
-                  <Breadcrumbs separator="›">
-                    {breadcrumbsOf(current).map((crumb) => (
-                      <Anchor
-                        key={crumb.path}
-                        component="button"
-                        type="button"
-                        size="sm"
-                        onClick={() => select(crumb.path)}
-                      >
-                        {crumb.name}
+            {publishButtonName !== undefined ? (
+              <PublishTargetView
+                accountName={accountName}
+                path={path}
+                buttonName={publishButtonName}
+                buttons={publishTargets}
+                loading={buttons.isPending}
+                error={buttons.error?.message ?? null}
+                onSelectFolder={select}
+                onDropNodes={(dstPath, paths) => void drop.drop(dstPath, paths)}
+              />
+            ) : (
+              <Stack gap="sm">
+                {current && (
+                  <nav aria-label="Folder path">
+                    <Breadcrumbs separator="›">
+                      {breadcrumbsOf(current).map((crumb) => (
+                        <Anchor
+                          key={crumb.path}
+                          component="button"
+                          type="button"
+                          size="sm"
+                          onClick={() => select(crumb.path)}
+                        >
+                          {crumb.name}
+                        </Anchor>
+                      ))}
+                    </Breadcrumbs>
+                  </nav>
+                )}
+                <SearchBar search={search} onChange={setSearch} />
+                {listing.isError && (
+                  <Alert color="red" role="alert">
+                    {NODE_MESSAGES.fetchFailed(listing.error.message)}{' '}
+                    {path !== root && (
+                      <Anchor component="button" type="button" size="sm" onClick={() => select(root)}>
+                        Open the account's root folder
                       </Anchor>
-                    ))}
-                  </Breadcrumbs>
-                </nav>
-              )}
-              <SearchBar search={search} onChange={setSearch} />
-              {listing.isError && (
-                <Alert color="red" role="alert">
-                  {NODE_MESSAGES.fetchFailed(listing.error.message)}{' '}
-                  {path !== root && (
-                    <Anchor component="button" type="button" size="sm" onClick={() => select(root)}>
-                      Open the account's root folder
-                    </Anchor>
-                  )}
-                </Alert>
-              )}
-              {listing.isPending && !listing.isError && <Loader aria-label="Loading" />}
-              {current && !listing.isError && (
-                <FolderView
-                  key={current.node.path}
-                  folder={current.node}
-                  stale={listing.isPlaceholderData}
-                  selectedNodes={selectedNodes}
-                  siteId={account.data?.siteId}
-                  onSelectFolder={select}
-                  onTransferred={() => setSelectedPaths([])}
-                >
-                  {searching && listing.isFetching && !listing.isFetchingNextPage && (
-                    <Group gap="xs" role="status" aria-label="Searching">
-                      <Loader size="xs" />
-                      <Text size="sm" c="dimmed">
-                        Searching…
-                      </Text>
-                    </Group>
-                  )}
-                  <ChildrenShown
-                    nodes={children}
-                    total={total}
-                    loading={
-                      listing.isPlaceholderData ||
-                      (listing.isFetching && searching && !listing.isFetchingNextPage)
-                    }
-                    emptyText={searching ? NODE_MESSAGES.noResults : NODE_MESSAGES.noChildren}
-                    selectedPaths={selectedPaths}
-                    onSelectionChange={setSelectedPaths}
-                    onOpenFolder={select}
-                    onPlay={(node) =>
-                      node.mediaId !== null &&
-                      openPlayer({
-                        mediaId: node.mediaId,
-                        name: displayName(node.name),
-                        path: parentPathOf(node.path) ?? root,
-                        accountId: node.accountId,
-                        accountName,
-                      })
-                    }
-                    hasMore={listing.hasNextPage}
-                    loadingMore={listing.isFetchingNextPage}
-                    onLoadMore={() => void listing.fetchNextPage()}
-                  />
-                </FolderView>
-              )}
-            </Stack>
+                    )}
+                  </Alert>
+                )}
+                {listing.isPending && !listing.isError && <Loader aria-label="Loading" />}
+                {current && !listing.isError && (
+                  <FolderView
+                    key={current.node.path}
+                    folder={current.node}
+                    stale={listing.isPlaceholderData}
+                    selectedNodes={selectedNodes}
+                    siteId={account.data?.siteId}
+                    onSelectFolder={select}
+                    onTransferred={() => setSelectedPaths([])}
+                  >
+                    {searching && listing.isFetching && !listing.isFetchingNextPage && (
+                      <Group gap="xs" role="status" aria-label="Searching">
+                        <Loader size="xs" />
+                        <Text size="sm" c="dimmed">
+                          Searching…
+                        </Text>
+                      </Group>
+                    )}
+                    <ChildrenShown
+                      nodes={children}
+                      total={total}
+                      loading={
+                        listing.isPlaceholderData ||
+                        (listing.isFetching && searching && !listing.isFetchingNextPage)
+                      }
+                      emptyText={searching ? NODE_MESSAGES.noResults : NODE_MESSAGES.noChildren}
+                      selectedPaths={selectedPaths}
+                      onSelectionChange={setSelectedPaths}
+                      onOpenFolder={select}
+                      onPlay={(node) =>
+                        node.mediaId !== null &&
+                        openPlayer({
+                          mediaId: node.mediaId,
+                          name: displayName(node.name),
+                          path: parentPathOf(node.path) ?? root,
+                          accountId: node.accountId,
+                          accountName,
+                        })
+                      }
+                      hasMore={listing.hasNextPage}
+                      loadingMore={listing.isFetchingNextPage}
+                      onLoadMore={() => void listing.fetchNextPage()}
+                      draggable={!gridOnly}
+                    />
+                  </FolderView>
+                )}
+              </Stack>
+            )}
           </Grid.Col>
         </Grid>
       )}
@@ -314,39 +350,3 @@ export const MediaManagerPage = ({ gridOnly = false }: { gridOnly?: boolean }) =
 
 /** The media manager's grid-only option as a page of its own. */
 export const MediaGridPage = () => <MediaManagerPage gridOnly />;
-
-/** The actions above the children and the metadata of the node in focus (one selected row, else the folder). */
-const FolderView = ({
-  folder,
-  stale,
-  selectedNodes,
-  siteId,
-  onSelectFolder,
-  onTransferred,
-  children,
-}: {
-  folder: MediaNode;
-  stale: boolean;
-  selectedNodes: MediaNode[];
-  siteId: number | undefined;
-  onSelectFolder: (path: string) => void;
-  onTransferred: () => void;
-  children: ReactNode;
-}) => {
-  const focus = selectedNodes.length === 1 && selectedNodes[0] ? selectedNodes[0] : folder;
-  return (
-    <Stack gap="sm">
-      <NodeActions
-        folder={folder}
-        focus={focus}
-        selectedNodes={selectedNodes}
-        disabled={stale}
-        siteId={siteId}
-        onSelectFolder={onSelectFolder}
-        onTransferred={onTransferred}
-      />
-      {children}
-      <MetadataPanel node={focus} />
-    </Stack>
-  );
-};

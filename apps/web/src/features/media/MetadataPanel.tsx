@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { useNodeMutations } from '../../api/nodes.ts';
 import { showAlert } from '../../ui/alerts.tsx';
 import { ClickToEdit } from '../../ui/ClickToEdit.tsx';
+import { SubtitlesPanel } from './SubtitlesPanel.tsx';
 
 /**
  * spec3 §2 Editing a metadata field of a node: each value is click-to-edit (sent only when changed), and
@@ -78,6 +79,7 @@ export const MetadataPanel = ({ node }: { node: MediaNode }) => {
           </Table>
         )}
         {editable && <AddField key={node.path} taken={node.metadata} onAdd={save} />}
+        {node.mediaId !== null && <SubtitlesPanel key={node.mediaId} node={node} mediaId={node.mediaId} />}
       </Stack>
     </Paper>
   );

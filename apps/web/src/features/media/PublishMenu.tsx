@@ -1,28 +1,13 @@
 import { Button, Menu } from '@mantine/core';
-import {
-  accountPath,
-  displayName,
-  type FormValues,
-  type MediaNode,
-  NODE_MESSAGES,
-  type NotEnoughPublishData,
-  PUBLISH_FOLDER_NAME,
-} from '@media/contract';
-import { useState } from 'react';
-import { ApiError } from '../../api/client.ts';
-import { useTransfer } from '../../api/nodes.ts';
+import { displayName, type MediaNode, publishTargetPath } from '@media/contract';
 import { usePublishButtons } from '../../api/publishing.ts';
-import { showAlert } from '../../ui/alerts.tsx';
-import { PublishOptionsDialog } from '../../ui/dynamic-form/PublishOptionsDialog.tsx';
-
-/** The options a button asked for, and the nodes still to be asked about, one dialog at a time. */
-type Asking = { dstPath: string; data: NotEnoughPublishData; node: string; rest: string[] };
+import { usePublishTransfer } from './usePublishTransfer.tsx';
 
 /**
  * Publish (spec3 §2 "Move, copy and publish"): the account's enabled publishing buttons; choosing one
- * publishes the selected media there (/{account}/Publish/{button}) and says so. A button that needs options
- * for each publish answers notEnoughPublishData: its dialog opens for each listed node, and the answer is
- * sent again as userPublishData (spec3 §4). Other refusals show as a warning.
+ * publishes the selected media there (/{account}/Publish/{button}) and says so, the way a drop of the media
+ * on the button in the tree does (usePublishTransfer: the options dialog per node when the button asks for
+ * them). The menu is the keyboard's way to publish.
  */
 export const PublishMenu = ({
   accountId,
@@ -36,53 +21,23 @@ export const PublishMenu = ({
   disabled: boolean;
 }) => {
   const buttons = usePublishButtons({ scope: 'accounts', scopeId: accountId });
-  const transfer = useTransfer();
-  const [asking, setAsking] = useState<Asking | null>(null);
+  const publisher = usePublishTransfer();
   const enabled = (buttons.data?.results ?? []).filter((button) => button.enabled);
   const media = nodes.length > 0 && nodes.every((node) => node.type !== 'folder' && node.mediaId !== null);
-  if ((!media || enabled.length === 0) && !asking) return null;
+  if ((!media || enabled.length === 0) && !publisher.asking) return null;
 
-  const send = (srcPath: string[], dstPath: string, userPublishData?: FormValues) =>
-    transfer.mutateAsync({
-      srcPath,
-      dstPath,
-      operation: 'publish',
-      ...(userPublishData ? { userPublishData } : {}),
-    });
-  const askNext = (dstPath: string, data: NotEnoughPublishData, pending: string[]) => {
-    const [node, ...rest] = pending;
-    setAsking(node ? { dstPath, data, node, rest } : null);
-  };
-  const publish = async (buttonName: string) => {
-    const dstPath = accountPath(accountName, `/${PUBLISH_FOLDER_NAME}/${buttonName}`);
-    try {
-      const result = await send(
-        nodes.map((node) => node.path),
-        dstPath,
-      );
-      showAlert({ type: 'info', text: result.message, source: 'nodes' });
-    } catch (error) {
-      if (error instanceof ApiError && error.code === NODE_MESSAGES.notEnoughPublishData && error.data) {
-        const data = error.data as NotEnoughPublishData;
-        askNext(dstPath, data, data.nodes);
-        return;
-      }
-      showAlert({ type: 'warning', text: (error as Error).message, source: 'nodes' });
-    }
-  };
-  const answer = async (values: FormValues) => {
-    if (!asking) return;
-    const result = await send([asking.node], asking.dstPath, values);
-    showAlert({ type: 'info', text: result.message, source: 'nodes' });
-    askNext(asking.dstPath, asking.data, asking.rest);
-  };
+  const publish = (buttonName: string) =>
+    publisher.publish(
+      nodes.map((node) => node.path),
+      publishTargetPath(accountName, buttonName),
+    );
 
   return (
     <>
       {media && enabled.length > 0 && (
         <Menu position="bottom-start" withinPortal>
           <Menu.Target>
-            <Button size="xs" variant="default" disabled={disabled} loading={transfer.isPending}>
+            <Button size="xs" variant="default" disabled={disabled} loading={publisher.pending}>
               Publish
             </Button>
           </Menu.Target>
@@ -99,16 +54,7 @@ export const PublishMenu = ({
           </Menu.Dropdown>
         </Menu>
       )}
-      {asking && (
-        <PublishOptionsDialog
-          key={asking.node}
-          opened
-          title={`${asking.data.title}: ${displayName(asking.node.split('/').at(-1) ?? asking.node)}`}
-          schema={asking.data.schema}
-          onCancel={() => askNext(asking.dstPath, asking.data, asking.rest)}
-          onPublish={answer}
-        />
-      )}
+      {publisher.dialog}
     </>
   );
 };

@@ -12,7 +12,7 @@ import {
   Text,
 } from '@mantine/core';
 import { displayName, type MediaNode, NODE_MESSAGES, type TransferOperation } from '@media/contract';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { useNodeListing, useTransfer, useTransferTypes } from '../../api/nodes.ts';
 import { showAlert } from '../../ui/alerts.tsx';
@@ -31,15 +31,19 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 /**
  * Move or copy (spec3 §2, §4 Transfers): choose a destination folder, ask the server what may be done
  * there (POST /api/nodesTransferType), offer only that, then transfer and report the server's message.
+ * Nodes dropped on a folder of the tree open it with that folder chosen already.
  */
 export const TransferDialog = ({
   sources,
   startPath,
+  chosen = false,
   onDone,
   onClose,
 }: {
-  sources: MediaNode[];
+  sources: Pick<MediaNode, 'path' | 'name'>[];
   startPath: string;
+  /** The start folder is the destination already (a drop on it). */
+  chosen?: boolean;
   onDone: (operation: TransferOperation) => void;
   onClose: () => void;
 }) => {
@@ -61,6 +65,10 @@ export const TransferDialog = ({
     setDestination(at);
     types.mutate({ srcPath, dstPath: at });
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a dropped-on folder is chosen once, as the dialog opens
+  useEffect(() => {
+    if (chosen) choose();
+  }, []);
   const run = async (operation: TransferOperation) => {
     if (!destination) return;
     try {

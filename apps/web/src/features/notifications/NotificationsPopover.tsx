@@ -17,6 +17,7 @@ import {
   renderNotificationText,
   type UserNotification,
 } from '@media/contract';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { useLiveRefresh } from '../../api/live.ts';
 import { notificationsKey, useAcknowledgeNotification, useNotifications } from '../../api/notifications.ts';
@@ -24,9 +25,12 @@ import { notificationsKey, useAcknowledgeNotification, useNotifications } from '
 const NotificationItem = ({
   notification,
   onAcknowledge,
+  onOpen,
 }: {
   notification: UserNotification;
   onAcknowledge: () => void;
+  /** Following the notification's link closes the list. */
+  onOpen: () => void;
 }) => (
   <Group justify="space-between" wrap="nowrap" align="flex-start" data-testid="notification-item">
     <Stack gap={2}>
@@ -36,7 +40,7 @@ const NotificationItem = ({
           {naturalDate(new Date(notification.created))}
         </Text>
         {notification.link && (
-          <Anchor component={Link} to={notification.link} size="xs">
+          <Anchor component={Link} to={notification.link} size="xs" onClick={onOpen}>
             Open
           </Anchor>
         )}
@@ -54,9 +58,10 @@ export const NotificationsPopover = ({ userId }: { userId: number }) => {
   const acknowledge = useAcknowledgeNotification(userId);
   useLiveRefresh(notifications.data?.channel, notificationsKey(userId));
   const items = notifications.data?.results ?? [];
+  const [opened, setOpened] = useState(false);
 
   return (
-    <Popover width={460} position="bottom-end" shadow="md" withinPortal>
+    <Popover width={460} position="bottom-end" shadow="md" withinPortal opened={opened} onChange={setOpened}>
       <Popover.Target>
         <Indicator
           label={items.length}
@@ -64,7 +69,12 @@ export const NotificationsPopover = ({ userId }: { userId: number }) => {
           disabled={items.length === 0}
           data-testid="notifications-count"
         >
-          <Button variant="subtle" size="xs" aria-label={`Notifications (${items.length})`}>
+          <Button
+            variant="subtle"
+            size="xs"
+            aria-label={`Notifications (${items.length})`}
+            onClick={() => setOpened((open) => !open)}
+          >
             Notifications
           </Button>
         </Indicator>
@@ -109,6 +119,7 @@ export const NotificationsPopover = ({ userId }: { userId: number }) => {
                         key={n.id}
                         notification={n}
                         onAcknowledge={() => acknowledge.mutate(n.id)}
+                        onOpen={() => setOpened(false)}
                       />
                     ))}
                   </Stack>

@@ -1,5 +1,6 @@
-import { ActionIcon, Box, Button, CloseButton, Group, Paper, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Box, Button, CloseButton, Group, Loader, Paper, Text, Tooltip } from '@mantine/core';
 import {
+  CLIP_EXPORT_MESSAGES,
   type ClipMarks,
   embeddedPlayerPath,
   PLAYER_DELAY_MS,
@@ -15,6 +16,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Rnd } from 'react-rnd';
 import { showAlert } from '../../ui/alerts.tsx';
 import { ClipNamingDialog } from './ClipNamingDialog.tsx';
+import { useClipExport } from './clip-export.ts';
 import type { OpenPlayerRequest } from './player-store.ts';
 import {
   fittedPlayerSize,
@@ -58,7 +60,8 @@ const viewport = (): Size => ({ width: window.innerWidth, height: window.innerHe
  * The floating player (spec3 §2, §4 Player): a draggable, resizable window titled with the media name that
  * frames the embedded player. After the frame loads it sends loadSource 1 s later and controlsMode 'editor'
  * 1 s after that; when the player is ready it fits the window and plays. Export asks the player for its in
- * and out points; the clipping it answers opens the clip naming dialog.
+ * and out points; the clipping it answers opens the clip naming dialog. Export of a clip played from its edl
+ * first renders the clip into a playable file (useClipExport), then plays that file.
  */
 export const FloatingPlayer = ({ request, info, onClose }: Props) => {
   const frame = useRef<HTMLIFrameElement>(null);
@@ -73,10 +76,21 @@ export const FloatingPlayer = ({ request, info, onClose }: Props) => {
   shownRef.current = shown;
   const name = request.name ?? info.name;
   const start = request.start ?? info.start;
+  /** A clip plays from its edl until its rendered file is asked for. */
+  const [playingFile, setPlayingFile] = useState(false);
 
   const post = useCallback((command: PlayerCommand) => {
     frame.current?.contentWindow?.postMessage(command, window.location.origin);
   }, []);
+  const clipExport = useClipExport(info, () => {
+    setPlayingFile(true);
+    showAlert({ type: 'info', text: CLIP_EXPORT_MESSAGES.rendered(name) });
+    post({ type: 'loadSource', mediaId: info.mediaId, fps: info.edl?.fps });
+  });
+  const exportClip = () => {
+    if (clipExport.isClip && !playingFile) clipExport.start();
+    else post({ type: 'requestInOutPoints' });
+  };
 
   const clearTimers = useCallback(() => {
     for (const timer of timers.current) window.clearTimeout(timer);
@@ -178,8 +192,21 @@ export const FloatingPlayer = ({ request, info, onClose }: Props) => {
             <Text c="gray.1" fw={600} size="sm" truncate="end" style={{ flex: 1 }} title={name}>
               {name}
             </Text>
-            {info.exportEnabled && !minimised && (
-              <Button size="compact-xs" variant="light" onClick={() => post({ type: 'requestInOutPoints' })}>
+            {info.exportEnabled && !minimised && clipExport.rendering && (
+              <Group gap={6} wrap="nowrap" role="status" title={CLIP_EXPORT_MESSAGES.renderingHint}>
+                <Loader size={12} color="gray.3" />
+                <Text size="xs" c="gray.2">
+                  {CLIP_EXPORT_MESSAGES.rendering}
+                </Text>
+              </Group>
+            )}
+            {info.exportEnabled && !minimised && !clipExport.rendering && (
+              <Button
+                size="compact-xs"
+                variant="light"
+                onClick={exportClip}
+                title={clipExport.isClip && !playingFile ? CLIP_EXPORT_MESSAGES.exportHint : undefined}
+              >
                 {PLAYER_MESSAGES.exportButton}
               </Button>
             )}

@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Code, Group, Modal, Progress, Stack, Text } from '@mantine/core';
 import { formatTableDate, type Publish, type PublishStatus } from '@media/contract';
 import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { useButtonPublishes, useRepublish } from '../../api/publishing.ts';
 import { showAlert } from '../../ui/alerts.tsx';
 import { DataTable, type DataTableColumn } from '../../ui/data-table/DataTable.tsx';
@@ -14,6 +15,13 @@ const STATUS_COLORS: Record<PublishStatus, string> = {
 };
 
 const when = (time: string | null) => (time ? formatTableDate(new Date(time)) : '');
+
+/** A published item's status, with its percent while it runs. */
+export const PublishStatusBadge = ({ item }: { item: Pick<Publish, 'status' | 'progress'> }) => (
+  <Badge color={STATUS_COLORS[item.status]} variant="light">
+    {item.status === 'running' && item.progress !== null ? `running ${item.progress}%` : item.status}
+  </Badge>
+);
 
 /**
  * A button's published items (DESIGN "Publishing"): each run's status with its progress, when it ran, where
@@ -35,7 +43,7 @@ export const PublishedItems = ({ buttonId, buttonName }: { buttonId: number; but
   );
 };
 
-const PublishedItemsList = ({ buttonId }: { buttonId: number }) => {
+export const PublishedItemsList = ({ buttonId }: { buttonId: number }) => {
   const items = useButtonPublishes(buttonId);
   const republish = useRepublish();
   const [selected, setSelected] = useState<string[]>([]);
@@ -49,11 +57,7 @@ const PublishedItemsList = ({ buttonId }: { buttonId: number }) => {
         width: 140,
         cell: (item) => (
           <Stack gap={2}>
-            <Badge color={STATUS_COLORS[item.status]} variant="light">
-              {item.status === 'running' && item.progress !== null
-                ? `running ${item.progress}%`
-                : item.status}
-            </Badge>
+            <PublishStatusBadge item={item} />
             {item.status === 'running' && <Progress value={item.progress ?? 0} size="xs" />}
           </Stack>
         ),
@@ -97,14 +101,19 @@ const PublishedItemsList = ({ buttonId }: { buttonId: number }) => {
         <Stack gap="xs" aria-label="Published item log">
           <Group justify="space-between">
             <Text fw={500}>Log of item {shown.id}</Text>
-            <Button
-              size="xs"
-              variant="default"
-              loading={republish.isPending}
-              onClick={() => void again(shown)}
-            >
-              Republish
-            </Button>
+            <Group gap="xs">
+              <Button size="xs" variant="subtle" component={Link} to={`/publishes/${shown.id}/help`}>
+                Help
+              </Button>
+              <Button
+                size="xs"
+                variant="default"
+                loading={republish.isPending}
+                onClick={() => void again(shown)}
+              >
+                Republish
+              </Button>
+            </Group>
           </Group>
           {shown.error && (
             <Alert color="red" p="xs">

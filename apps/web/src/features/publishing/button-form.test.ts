@@ -69,8 +69,24 @@ describe('publishing button form', () => {
     const watermark = withNodeModule(filled, 2, 'watermark', PUBLISH_MODULES);
     expect(primaryNetwork(watermark).nodes.find((n) => n.nodeLocalId === 2)?.options).toEqual({
       position: 'bottom-right',
+      image: 'none',
     });
     expect(missingOptions(watermark, PUBLISH_MODULES)).toEqual(['Watermark: Text']);
+    // With an image the text may stay empty; an uploaded image needs its icon chosen.
+    const withIcon = withNodeOptions(
+      watermark,
+      2,
+      { position: 'top-left', image: 'button-icon' },
+      PUBLISH_MODULES,
+    );
+    expect(missingOptions(withIcon, PUBLISH_MODULES)).toEqual([]);
+    const uploaded = withNodeOptions(
+      watermark,
+      2,
+      { position: 'top-left', image: 'uploaded' },
+      PUBLISH_MODULES,
+    );
+    expect(missingOptions(uploaded, PUBLISH_MODULES)).toEqual(['Watermark: Icon']);
   });
 
   it('allows every role unless a restriction says otherwise', () => {

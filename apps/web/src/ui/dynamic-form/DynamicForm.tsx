@@ -17,7 +17,7 @@ import { ApiError } from '../../api/client.ts';
 import { showAlert } from '../alerts.tsx';
 import { FormField } from './FormField.tsx';
 import { isFormDirty, shownMessages, withFieldValidation } from './form-state.ts';
-import { reasonOf, runServerAction } from './server-actions.ts';
+import { reasonOf, runServerAction, screenBox } from './server-actions.ts';
 
 export type DynamicFormProps = {
   schema: FormSchema;
@@ -37,13 +37,6 @@ export type DynamicFormProps = {
   /** Named custom validators the schema's customValidator may refer to. */
   customValidators?: CustomValidators;
 };
-
-const screenBox = () => ({
-  width: window.screen.availWidth || window.innerWidth,
-  height: window.screen.availHeight || window.innerHeight,
-  left: (window.screen as Screen & { availLeft?: number }).availLeft ?? 0,
-  top: (window.screen as Screen & { availTop?: number }).availTop ?? 0,
-});
 
 /**
  * The schema-driven form (spec3 §4 Dynamic form): validation on change, a full validation 500 ms later,

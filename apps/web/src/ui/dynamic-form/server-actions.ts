@@ -17,6 +17,14 @@ export type ServerActionDependencies = {
   setValues: (values: FormValues) => void;
 };
 
+/** The screen the browser window is on, for centring popups. */
+export const screenBox = (): ScreenBox => ({
+  width: window.screen.availWidth || window.innerWidth,
+  height: window.screen.availHeight || window.innerHeight,
+  left: (window.screen as Screen & { availLeft?: number }).availLeft ?? 0,
+  top: (window.screen as Screen & { availTop?: number }).availTop ?? 0,
+});
+
 /** spec3 §4 Server form actions: open-url, set-options, display-message (danger unless told), none. */
 export const applyServerAction = (answer: unknown, values: FormValues, deps: ServerActionDependencies) => {
   const parsed = serverFormActionSchema.safeParse(answer);

@@ -4,7 +4,9 @@ import { type Delivery, type Destination, type NetworkNode, PublishRefused } fro
 import { exportToFolder } from './folder.ts';
 import { uploadByFtp } from './ftp.ts';
 import { uploadToS3 } from './s3.ts';
+import { uploadBySftp } from './sftp.ts';
 import { callWebhook } from './webhook.ts';
+import { uploadToYoutube } from './youtube.ts';
 
 export { type Delivery, PublishRefused } from './common.ts';
 export { WEBHOOK_SIGNATURE_HEADER } from './webhook.ts';
@@ -14,7 +16,9 @@ const DESTINATIONS: Record<string, Destination> = {
   'folder-export': exportToFolder,
   webhook: callWebhook,
   ftp: uploadByFtp,
+  sftp: uploadBySftp,
   s3: uploadToS3,
+  youtube: uploadToYoutube,
 };
 
 /** The destination module puts the file where it says; answers where. */

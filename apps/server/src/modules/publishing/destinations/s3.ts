@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { type Destination, safeFolder, safeName } from './common.ts';
+import { safeFolder, safeName } from '@media/media-tools';
+import type { Destination } from './common.ts';
 
 /**
  * S3 bucket: the file at {prefix}/{node name}.{ext} in the bucket, as one multipart upload that the store
