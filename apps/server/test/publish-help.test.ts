@@ -4,6 +4,7 @@ import path from 'node:path';
 import {
   PUBLISH_HELP_MESSAGES,
   type Publish,
+  publishHelpLink,
   type ServerFormAction,
   type TransferResult,
 } from '@media/contract';
@@ -74,6 +75,13 @@ describe(`publish help and YouTube (${testDriver()})`, () => {
       status: 'failed',
       error: PUBLISH_HELP_MESSAGES.youtubeNotConfigured,
     });
+    // Who published is told, with a link to the item's help.
+    const notifications = await world.w.editor.client.get<{
+      results: { type: string; link: string | null }[];
+    }>(`/api/users/${world.w.editor.user.id}/notifications`);
+    expect(notifications.body.results).toContainEqual(
+      expect.objectContaining({ type: 'problem', link: publishHelpLink(failedId) }),
+    );
     const help = await world.w.editor.client.get<{ results: ServerFormAction }>(helpUrl(failedId));
     expect(help.body).toEqual({
       results: {

@@ -14,6 +14,9 @@ export const publishHelpOptionsSchema = z
   .catchall(z.unknown());
 export type PublishHelpOptions = z.infer<typeof publishHelpOptionsSchema>;
 
+/** The web's page of a published item's help (spec2 page area "publish help"). */
+export const publishHelpLink = (publishId: number) => `/publishes/${publishId}/help`;
+
 /** GET /api/publishes/{id}/help?options={json} */
 export const publishHelpQuerySchema = z.object({
   options: z

@@ -5,6 +5,7 @@ import {
   PUBLISH_RUN_MESSAGES,
   type PublishOutput,
   publishedItemsLink,
+  publishHelpLink,
   publishModule,
   publishRunPlan,
   withPublishData,
@@ -114,7 +115,10 @@ export const endPublish = async (
       message: failed
         ? `Publishing ${nodePath ?? 'a deleted node'} with ${work.button.name} failed: ${outcome.error}`
         : NODE_MESSAGES.publishedOn(`${nodePath} (${work.button.name})`),
-      // The button's place in the media tree, where the item shows with its result, its log and Republish.
-      link: publishedItemsLink(work.accountName, work.button.name),
+      // A failure links to the item's help (what to do, Publish again); a success to the button's place in
+      // the media tree, where the item shows with its result.
+      link: failed
+        ? publishHelpLink(work.publish.id)
+        : publishedItemsLink(work.accountName, work.button.name),
     });
 };

@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Code, Group, Modal, Progress, Stack, Text } from '@mantine/core';
-import { formatTableDate, type Publish, type PublishStatus } from '@media/contract';
+import { formatTableDate, type Publish, type PublishStatus, publishHelpLink } from '@media/contract';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useButtonPublishes, useRepublish } from '../../api/publishing.ts';
@@ -102,7 +102,7 @@ export const PublishedItemsList = ({ buttonId }: { buttonId: number }) => {
           <Group justify="space-between">
             <Text fw={500}>Log of item {shown.id}</Text>
             <Group gap="xs">
-              <Button size="xs" variant="subtle" component={Link} to={`/publishes/${shown.id}/help`}>
+              <Button size="xs" variant="subtle" component={Link} to={publishHelpLink(shown.id)}>
                 Help
               </Button>
               <Button
