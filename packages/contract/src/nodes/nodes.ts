@@ -271,6 +271,14 @@ export const nodeCreateSchema = z.strictObject({
   thumbPoint: z.number().min(0).optional(),
   edl: edlSchema.optional(),
 });
+/**
+ * POST /api/media (spec3 §7): a clip or sequence made as media from its edl, in the folder at parentPath
+ * (the same as POST /api/nodes for a clip, but the edl is required); answers its node, with its mediaId.
+ */
+export const mediaCreateSchema = nodeCreateSchema.extend({
+  type: z.enum(['edl', 'sequence']),
+  edl: edlSchema,
+});
 /** POST /api/media/{id}/data?path=: a clip's or sequence's new edl; the one it replaces is kept (spec3 §7). */
 export const edlDataSchema = z.strictObject({ edl: edlSchema });
 export const edlDataQuerySchema = z.object({ path: nodePathSchema, accountId: idTextSchema.optional() });

@@ -12,6 +12,7 @@ import {
   idParamSchema,
   idTextSchema,
   MSG_API_VERSION,
+  mediaCreateSchema,
   nodeDetailsSchema,
   nodePostSchema,
   nodeSchema,
@@ -263,6 +264,21 @@ export const registerNodeRoutes = (fastify: FastifyInstance, ctx: AppContext, _s
           accountId: request.body.accountId,
         }),
       ),
+  );
+  app.post(
+    '/media',
+    {
+      onRequest: checkApiVersion,
+      schema: {
+        tags,
+        description:
+          'Make a clip or sequence as media from its edl in the folder at parentPath (editors there); it is rendered into a playable file by a job',
+        body: mediaCreateSchema,
+        response: { 200: resultsOf(nodeSchema) },
+      },
+    },
+    async (request) =>
+      results(await service.createNode({ ctx, actor: requireActor(request), create: request.body })),
   );
   app.post(
     '/media/:id/data',
