@@ -180,7 +180,7 @@ export const runPublishBenchmark = async () => {
       };
 
       console.log(
-        `a ${SECONDS} s ${info.width}x${info.height} node published with transcode (MP4, ${KBPS} kbps) → export to folder:`,
+        `a ${Math.round(info.duration ?? SECONDS)} s ${info.width}x${info.height} node published with transcode (MP4, ${KBPS} kbps) → export to folder:`,
       );
       const ratios: number[] = [];
       for (let round = 1; round <= ROUNDS; round++) {

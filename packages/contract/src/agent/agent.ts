@@ -135,10 +135,31 @@ export const agentQueueItemProgressSchema = z.strictObject({
   fps: z.number().min(0).max(1000).nullable().optional(),
   /** Lines to add to the item's log. */
   log: z.string().max(100_000).optional(),
+  /**
+   * A stream item: whether the agent is recording it now (the endpoint's `recording`). While it records,
+   * `duration` is the seconds recorded and `fileSize` the bytes written so far.
+   */
+  recording: z.boolean().optional(),
 });
 
-/** What a progress report answers: the item's status now (the agent stops unless it is what it reported). */
-export const agentProgressAnswerSchema = z.object({ ok: z.literal(true), status: z.string() });
+/**
+ * What a progress report answers: the item's status now (the agent stops unless it is what it reported) and,
+ * for a recording stream, whether a person asked it to stop (the agent then finishes and ingests it).
+ */
+export const agentProgressAnswerSchema = z.object({
+  ok: z.literal(true),
+  status: z.string(),
+  stop: z.boolean().optional(),
+});
+
+/** The stream endpoint types this cloud's agent can record, and why it cannot record the others. */
+export const STREAM_ENDPOINT_REFUSALS: Readonly<Record<string, string>> = {
+  SdiEndpoint: 'SDI input needs capture hardware, which this edge server does not have',
+  ZixiEndpoint: 'Zixi needs the vendor SDK, which this edge server does not have',
+  RtmpPushEndpoint: 'This agent does not record RTMP push streams yet',
+  SrtEndpoint: 'This agent does not record SRT streams yet',
+  HlsEndpoint: 'This agent does not record HLS streams yet',
+};
 
 export const agentUnprocessedFileSchema = z.strictObject({
   endpointId: idSchema,

@@ -79,7 +79,10 @@ describe('options a publish must be given', () => {
     if (!watermark) throw new Error('no watermark node');
     for (const options of [{ image: 'none' }, {}, { image: '' }]) {
       watermark.options = options;
-      expect(publishOptionsNeeded(phase, { folder: 'out' }).map((field) => field.name)).toEqual(['text']);
+      // Asked as a required field: the dialog knows nothing of the image.
+      expect(publishOptionsNeeded(phase, { folder: 'out' })).toEqual([
+        { name: 'text', type: 'text', label: 'Text', maxLength: 60, required: true },
+      ]);
     }
     for (const image of ['button-icon', 'uploaded']) {
       watermark.options = { image };

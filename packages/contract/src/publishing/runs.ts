@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isFieldRequired } from '../forms/rules.ts';
-import type { FormSchema, FormValues } from '../forms/schema.ts';
+import type { FormSchema, FormSchemaItem, FormValues } from '../forms/schema.ts';
 import { publishModule } from './catalogue.ts';
 import type { NetworkNode, Phase } from './publishing.ts';
 
@@ -106,6 +106,8 @@ export type RecycledButton = z.infer<typeof recycledButtonSchema>;
 /** Field types a person answers in the publish additional-options dialog (spec3 §2). */
 const ASKED_TYPES = new Set(['text', 'textarea', 'select']);
 const isEmpty = (value: unknown) => value === undefined || value === null || String(value).trim() === '';
+const withoutRequiredIf = ({ requiredIf: _requiredIf, ...field }: FormSchemaItem) => field;
+
 /** A node's options with its module's defaults where it has none. */
 const withDefaults = (node: NetworkNode) => {
   const values: Record<string, unknown> = {};
@@ -137,7 +139,8 @@ export const publishOptionsNeeded = (
         isEmpty(node.options[field.name]) &&
         isEmpty(given[field.name])
       )
-        needed.set(field.name, field);
+        // Asked because this button needs it: required in the dialog, whatever made it required here.
+        needed.set(field.name, { ...withoutRequiredIf(field), required: true });
   return [...needed.values()];
 };
 

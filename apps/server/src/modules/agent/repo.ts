@@ -120,7 +120,31 @@ const agentItemColumns = {
   arrivalsFolderId: ingestQueueItems.arrivalsFolderId,
 };
 
-/** Adds an item at the end of the edge's queue; the same endpoint and queue id answer the existing item. */
+/**
+ * The stream item of an endpoint that waits for Start, waits for the agent, or records: a stream endpoint has
+ * at most one, so an agent asking again (after a restart, or every round) gets that one.
+ */
+export const findOpenStreamItem = async (db: DbOrTx, endpointId: number) => {
+  const [row] = await db
+    .select(agentItemColumns)
+    .from(ingestQueueItems)
+    .where(
+      and(
+        eq(ingestQueueItems.endpointId, endpointId),
+        eq(ingestQueueItems.isStream, true),
+        eq(ingestQueueItems.isSchedule, false),
+        inArray(ingestQueueItems.status, ['actionRequired', 'queued', 'ingesting']),
+      ),
+    )
+    .orderBy(asc(ingestQueueItems.id))
+    .limit(1);
+  return row;
+};
+
+/**
+ * Adds an item at the end of the edge's queue (a stream waits for Start: actionRequired); the same endpoint
+ * and queue id answer the existing item.
+ */
 export const insertQueueItem = async (
   db: DbOrTx,
   item: {
@@ -138,6 +162,7 @@ export const insertQueueItem = async (
     .insert(ingestQueueItems)
     .values({
       ...item,
+      status: item.isStream ? 'actionRequired' : 'queued',
       clipName: item.sourceName.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, ''),
       rank: sql`coalesce((select max(${ingestQueueItems.rank}) from ${ingestQueueItems} where ${ingestQueueItems.edgeServerId} = ${item.edgeServerId}), 0) + 1`,
     })
@@ -168,13 +193,20 @@ export const queuedItems = (
   db
     .select(agentItemColumns)
     .from(ingestQueueItems)
-    .where(and(eq(ingestQueueItems.edgeServerId, edgeServerId), eq(ingestQueueItems.status, status)))
+    .where(
+      and(
+        eq(ingestQueueItems.edgeServerId, edgeServerId),
+        eq(ingestQueueItems.status, status),
+        // A schedule is not the agent's before its start time.
+        eq(ingestQueueItems.isSchedule, false),
+      ),
+    )
     .orderBy(asc(ingestQueueItems.rank), asc(ingestQueueItems.id))
     .limit(limit);
 
 export const findAgentItem = async (db: DbOrTx, edgeServerId: number, id: number) => {
   const [row] = await db
-    .select(agentItemColumns)
+    .select({ ...agentItemColumns, stopRequestedAt: ingestQueueItems.stopRequestedAt })
     .from(ingestQueueItems)
     .where(and(eq(ingestQueueItems.id, id), eq(ingestQueueItems.edgeServerId, edgeServerId)));
   return row;

@@ -23,7 +23,7 @@ import { sha256 } from '../../platform/crypto.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { AppError, badRequest, notFound, unauthenticated } from '../../platform/errors.ts';
 import { storeStream } from '../../platform/storage.ts';
-import { recordEndpointReports } from '../edge/service.ts';
+import { recordEndpointRecording, recordEndpointReports } from '../edge/service.ts';
 import { addIngestedMedia, arrivalsFolderPath } from '../nodes/service.ts';
 import { listItemFiles } from './item-files.ts';
 import * as repo from './repo.ts';
@@ -145,6 +145,11 @@ export const registerQueueItem = async (options: {
   const { ctx, edge } = options;
   const endpoint = await repo.findEdgeEndpoint(ctx.db, edge.id, options.endpointId);
   if (!endpoint) throw notFound('Endpoint');
+  const open = options.isStream ? await repo.findOpenStreamItem(ctx.db, endpoint.id) : undefined;
+  if (open) {
+    const { accountId: _accountId, arrivalsFolderId: _folderId, ...answer } = open;
+    return answer;
+  }
   const { item, created } = await ctx.db.transaction(async (tx) => {
     const forced = await repo.removeUnprocessedFile(tx, endpoint.id, options.sourceName);
     return repo.insertQueueItem(tx, {
@@ -193,7 +198,7 @@ export const reportProgress = async (options: {
   edge: AgentEdge;
   id: number;
   change: AgentProgress;
-}): Promise<{ ok: true; status: string }> => {
+}): Promise<{ ok: true; status: string; stop?: boolean }> => {
   const { ctx, edge, id } = options;
   let change = options.change;
   const item = await requireItem(ctx, edge, id);
@@ -222,7 +227,15 @@ export const reportProgress = async (options: {
   await publishQueueChange(ctx, edge, item);
   if (landed?.created && item.accountId != null)
     await ctx.publish(CHANNELS.nodes(item.accountId), [landed.nodeId]);
-  return { ok: true as const, status: change.status };
+  if (item.isStream && item.endpointId != null) {
+    const recording = change.status === 'ingesting' ? change.recording : false;
+    if (recording !== undefined) await recordEndpointRecording(ctx, edge, item.endpointId, recording);
+  }
+  return {
+    ok: true as const,
+    status: change.status,
+    ...(item.isStream ? { stop: item.stopRequestedAt != null } : {}),
+  };
 };
 
 type AgentProgress = z.infer<typeof agentQueueItemProgressSchema>;

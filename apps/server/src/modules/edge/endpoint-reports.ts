@@ -69,3 +69,34 @@ export const recordEndpointReports = async (
       accountIds: changed.map((row) => row.accountId),
     });
 };
+
+/**
+ * Whether an endpoint of this edge server is recording now, as its agent reports it with a stream item's
+ * progress (spec2 §4: monitoring needs `recording`). Written and announced only when it changes.
+ */
+export const recordEndpointRecording = async (
+  ctx: AppContext,
+  edge: { id: number; userId: number; siteId: number | null },
+  endpointId: number,
+  recording: boolean,
+) => {
+  const changed = await ctx.db
+    .update(endpoints)
+    .set({ recording })
+    .where(
+      and(
+        eq(endpoints.id, endpointId),
+        sql`${endpoints.recording} <> ${recording}`,
+        inArray(
+          endpoints.serviceId,
+          ctx.db.select({ id: services.id }).from(services).where(eq(services.edgeServerId, edge.id)),
+        ),
+      ),
+    )
+    .returning({ id: endpoints.id, accountId: endpoints.accountId });
+  if (changed.length)
+    await publishEdgeWrite(ctx, edge, {
+      endpointIds: changed.map((row) => row.id),
+      accountIds: changed.map((row) => row.accountId),
+    });
+};

@@ -12,7 +12,7 @@ export {
   trashEdgeServer,
   updateEdgeServer,
 } from './edge-servers.service.ts';
-export { recordEndpointReports } from './endpoint-reports.ts';
+export { recordEndpointRecording, recordEndpointReports } from './endpoint-reports.ts';
 export {
   createEndpoint,
   findEndpoint,

@@ -106,6 +106,7 @@ const itemColumns = {
   progress: ingestQueueItems.progress,
   error: ingestQueueItems.error,
   forced: ingestQueueItems.forced,
+  stopRequestedAt: ingestQueueItems.stopRequestedAt,
   version: ingestQueueItems.version,
   endpointName: endpoints.name,
   endpointServiceId: endpoints.serviceId,
@@ -237,6 +238,7 @@ export type ItemChange = Partial<
     | 'whenStarted'
     | 'whenFinished'
     | 'rank'
+    | 'stopRequestedAt'
   >
 >;
 

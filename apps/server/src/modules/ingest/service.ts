@@ -129,18 +129,22 @@ export const updateItem = async ({ ctx, actor, id, update }: Call<{ id: number; 
       break;
     case 'start':
       if (!canStartStream(facts)) throw badRequest(INGEST_MESSAGES.startRefused);
+      // The item waits for its edge server's agent, which records it from the moment it takes it.
       change = {
         ...change,
-        status: 'ingesting',
-        whenStarted: new Date(),
+        status: 'queued',
+        whenStarted: null,
         whenFinished: null,
         error: null,
+        stopRequestedAt: null,
         ...(update.duration !== undefined ? { duration: update.duration } : {}),
       };
       break;
     case 'stop':
       if (!canStopStream(facts)) throw badRequest(INGEST_MESSAGES.stopRefused);
-      change = { ...change, status: 'ingested', whenFinished: new Date() };
+      // The agent hears it at its next report, ends ffmpeg and ingests the recording; the item stays
+      // ingesting until then.
+      if (!item.stopRequestedAt) change = { ...change, stopRequestedAt: new Date() };
       break;
     case 'reschedule': {
       if (!canSchedule(facts)) throw badRequest(INGEST_MESSAGES.scheduleRefused);

@@ -59,6 +59,8 @@ export const ingestQueueItems = pgTable(
     progress: integer(),
     /** SHA-256 (hex) of the file's content, as the agent computed it. */
     contentHash: text(),
+    /** A person asked a recording stream to stop; the agent ends it, finishes the file and ingests it. */
+    stopRequestedAt: timestamp({ withTimezone: true }),
     version: bigint({ mode: 'number' }).notNull().default(sql`nextval('ingest_queue_version')`),
   },
   (t) => [

@@ -11,7 +11,7 @@ describe('the subtitles panel', () => {
     ]);
     expect(rows.map((row) => [row.language, row.name, describeSubtitle(row)])).toEqual([
       ['en', 'English', 'None'],
-      ['fr', 'French', 'WebVTT, 2.1 kB'],
+      ['fr', 'French', 'WebVTT, 2.05 kB'],
       ['de', 'German', 'None'],
       ['es', 'Spanish', 'None'],
       ['nb', 'Norwegian', 'None'],

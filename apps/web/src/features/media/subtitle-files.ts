@@ -1,4 +1,5 @@
 import {
+  formatFileSize,
   SUBTITLE_LANGUAGE_NAMES,
   SUBTITLE_LANGUAGES,
   SUBTITLE_MAX_BYTES,
@@ -33,8 +34,6 @@ export const readSubtitleFile = (
   return { format, content: new TextDecoder().decode(bytes) };
 };
 
-/** 'English, SubRip, 2.1 kB'. */
+/** 'SubRip, 2.05 kB' (the spec's file sizes), or 'None'. */
 export const describeSubtitle = (row: SubtitleRow) =>
-  row.file
-    ? `${row.file.format === 'vtt' ? 'WebVTT' : 'SubRip'}, ${(row.file.size / 1000).toFixed(1)} kB`
-    : 'None';
+  row.file ? `${row.file.format === 'vtt' ? 'WebVTT' : 'SubRip'}, ${formatFileSize(row.file.size)}` : 'None';

@@ -1,0 +1,1 @@
+ALTER TABLE "ingest_queue_items" ADD COLUMN "stop_requested_at" timestamp with time zone;
