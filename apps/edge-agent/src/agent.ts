@@ -1,26 +1,29 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type {
-  AgentCommand,
-  AgentConfiguration,
-  AgentEndpoint,
-  AgentQueueItem,
-  EndpointReport,
+import {
+  type AgentCommand,
+  type AgentConfiguration,
+  type AgentEndpoint,
+  type AgentQueueItem,
+  type EndpointReport,
+  endpointCategory,
 } from '@media/contract';
 import { probe } from '@media/media-tools';
 import pLimit from 'p-limit';
 import { CloudClient } from './cloud.ts';
 import { runCommand } from './commands.ts';
 import { ingestItem } from './ingest.ts';
+import { positive } from './options.ts';
 import { ProbeCache } from './probe-cache.ts';
 import { PublishWorker } from './publish.ts';
 import { queueIdOf, SettleTracker } from './scanner.ts';
 import { type EndpointHealth, type FileSource, openSource } from './sources/index.ts';
+import { StreamRecorders } from './stream.ts';
 
 export const AGENT_VERSION = '0.3.0';
-/** The endpoint types this agent can read; streams are not recorded by it yet. */
-export const SUPPORTED_ENDPOINT_TYPES = { LocalFolderEndpoint: '1.0' } as const;
+/** The endpoint types this agent can read or record. */
+export const SUPPORTED_ENDPOINT_TYPES = { LocalFolderEndpoint: '1.0', TeststreamEndpoint: '1.0' } as const;
 /** How long a measured endpoint health is reused before it is measured again. */
 const HEALTH_TTL_MS = 10_000;
 /** Extensions taken for media when only a download could tell (remote sources). */
@@ -84,12 +87,32 @@ export class EdgeAgent {
 
   /** The publishes of buttons that run on this edge server, one at a time. */
   private readonly publishing: PublishWorker;
+  /** The stream endpoints: their reports, the items waiting for Start, the recordings. */
+  private readonly streams: StreamRecorders;
 
   constructor(private readonly settings: EdgeAgentSettings) {
     this.cloud = new CloudClient(settings.cloudUrl, settings.token);
     const { stateDir, cloud } = this;
     const exportsDir = settings.exportsDir ?? path.join(stateDir, 'exports');
     this.publishing = new PublishWorker({ cloud, stateDir, exportsDir, log: this.log }, this.stopping.signal);
+    this.streams = new StreamRecorders(this.ingestEnvironment(), this.stopping.signal, {
+      log: (message) => this.log('warn', message),
+      lost: () => {
+        this.takeUp ??= 'retry';
+      },
+    });
+  }
+
+  /** What an ingest (and a recording, which ends in one) works with. */
+  private ingestEnvironment() {
+    return {
+      cloud: this.cloud,
+      cloudUrl: this.settings.cloudUrl,
+      token: this.settings.token,
+      stateDir: this.stateDir,
+      threads: this.settings.threads,
+      probe: (file: string, signal: AbortSignal) => this.probes.probe(file, signal),
+    };
   }
 
   private get stateDir() {
@@ -122,6 +145,7 @@ export class EdgeAgent {
     this.stopping.abort(new Error('The agent is stopping'));
     await this.running;
     await Promise.allSettled([...this.inFlight]);
+    await this.streams.idle();
     await this.taking;
     await this.publishing.idle();
     for (const { source } of this.sources.values()) if ('close' in source) await source.close();
@@ -132,6 +156,7 @@ export class EdgeAgent {
   /** Resolves when the ingests and the publish under way have ended (tests and a clean stop wait on it). */
   async idle() {
     while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
+    await this.streams.idle();
     await this.publishing.idle();
   }
 
@@ -147,6 +172,7 @@ export class EdgeAgent {
     for (const command of configuration.commands) await this.answer(command);
     this.forgetRescanned(configuration);
     this.reports = await this.measure(configuration.endpoints);
+    await this.streams.offer(configuration.endpoints, this.reports);
     await this.scan(configuration);
     await this.takeQueued();
     this.publishing.poll();
@@ -211,6 +237,7 @@ export class EdgeAgent {
           return { endpointId: endpoint.id, online: false, status: 'disabled', message: 'Disabled' };
         if (!endpoint.online)
           return { endpointId: endpoint.id, online: false, status: 'warning', message: 'Switched offline' };
+        if (endpointCategory(endpoint.typeId) === 'stream') return this.streams.report(endpoint);
         const source = this.sourceOf(endpoint);
         if ('error' in source)
           return { endpointId: endpoint.id, online: false, status: 'error', message: source.error };
@@ -259,7 +286,8 @@ export class EdgeAgent {
   private async scan(configuration: AgentConfiguration) {
     const forced = new Set(configuration.forcedFiles.map((file) => key(file.endpointId, file.path)));
     for (const endpoint of configuration.endpoints) {
-      if (endpoint.status === 'disabled' || !endpoint.online) continue;
+      const stream = endpointCategory(endpoint.typeId) === 'stream';
+      if (endpoint.status === 'disabled' || !endpoint.online || stream) continue;
       const source = this.sourceOf(endpoint);
       if ('error' in source) continue;
       if (this.reports.find((report) => report.endpointId === endpoint.id)?.status === 'error') continue;
@@ -326,9 +354,11 @@ export class EdgeAgent {
 
   /**
    * Takes items in the operators' order, up to the edge's concurrent ingests and, per service, its 'Files at
-   * a time'; each runs on its own, so the next heartbeat comes on time and can take more.
+   * a time'; each runs on its own, so the next heartbeat comes on time and can take more. Stream items are
+   * recorded beside them.
    */
   private async ingestItems(items: AgentQueueItem[], options: { resumed?: 'restart' | 'retry' } = {}) {
+    this.streams.take(items, this.endpoints, options);
     const perService = new Map<number, number>();
     for (const serviceId of this.working.values())
       perService.set(serviceId, (perService.get(serviceId) ?? 0) + 1);
@@ -343,21 +373,7 @@ export class EdgeAgent {
       if ((perService.get(endpoint.serviceId) ?? 0) >= limit) continue;
       perService.set(endpoint.serviceId, (perService.get(endpoint.serviceId) ?? 0) + 1);
       this.working.set(item.id, endpoint.serviceId);
-      const run = ingestItem(
-        {
-          cloud: this.cloud,
-          cloudUrl: this.settings.cloudUrl,
-          token: this.settings.token,
-          stateDir: this.stateDir,
-          threads: this.settings.threads,
-          probe: (file, signal) => this.probes.probe(file, signal),
-        },
-        item,
-        endpoint,
-        source,
-        this.stopping.signal,
-        options,
-      )
+      const run = ingestItem(this.ingestEnvironment(), item, endpoint, source, this.stopping.signal, options)
         .then((settled) => {
           if (!settled && !this.stopped) this.takeUp ??= 'retry';
         })
@@ -376,9 +392,3 @@ export class EdgeAgent {
     }
   }
 }
-
-/** A positive number option, or the fallback when it is missing or not a number. */
-const positive = (value: string | undefined, fallback: number) => {
-  const n = Number(value);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
-};

@@ -102,7 +102,12 @@ export class CloudClient {
     return this.call('POST', `commands/${id}`, z.unknown(), { result });
   }
 
-  registerItem(item: { endpointId: number; queueId: string; sourceName: string }): Promise<AgentQueueItem> {
+  registerItem(item: {
+    endpointId: number;
+    queueId: string;
+    sourceName: string;
+    isStream?: boolean;
+  }): Promise<AgentQueueItem> {
     return this.call('POST', 'queueItems', agentQueueItemSchema, item);
   }
 

@@ -96,20 +96,28 @@ describe(`ingest queue (${testDriver()})`, () => {
       expect((await post(w.siteManager.client, queued.id, { action: 'abort' })).status).toBe(400);
     });
 
-    it('starts a stream in actionRequired and stops it; refuses when the endpoint is disabled', async () => {
+    it('starts a stream in actionRequired (it waits for the agent) and asks a recording one to stop; refuses when the endpoint is disabled', async () => {
       const waiting = await item(stream, { status: 'actionRequired', isStream: true });
       const started = await post(w.accountManager.client, waiting.id, { action: 'start' });
       expect(started.status).toBe(200);
-      expect(started.body.results.status).toBe('ingesting');
-      expect(started.body.results.whenStarted).not.toBeNull();
+      expect(started.body.results.status).toBe('queued');
       const startAgain = await post(w.accountManager.client, waiting.id, { action: 'start' });
       expect(startAgain.status).toBe(400);
       expect(startAgain.body.error.message).toBe(INGEST_MESSAGES.startRefused);
-      const stopped = await post(w.accountManager.client, waiting.id, { action: 'stop' });
-      expect(stopped.body.results.status).toBe('ingested');
-      expect(stopped.body.results.whenFinished).not.toBeNull();
-      const stopAgain = await post(w.accountManager.client, waiting.id, { action: 'stop' });
-      expect(stopAgain.body.error.message).toBe(INGEST_MESSAGES.stopRefused);
+      // Not recording yet: nothing to stop.
+      const stopQueued = await post(w.accountManager.client, waiting.id, { action: 'stop' });
+      expect(stopQueued.body.error.message).toBe(INGEST_MESSAGES.stopRefused);
+      const recording = await item(stream, { status: 'ingesting', isStream: true });
+      const stopped = await post(w.accountManager.client, recording.id, { action: 'stop' });
+      expect(stopped.status).toBe(200);
+      // The agent finishes the recording and ingests it; until then the item stays ingesting.
+      expect(stopped.body.results.status).toBe('ingesting');
+      expect((await row(recording.id)).stopRequestedAt).not.toBeNull();
+      const stopAgain = await post(w.accountManager.client, recording.id, { action: 'stop' });
+      expect(stopAgain.status).toBe(200);
+      const ingested = await item(stream, { status: 'ingested', isStream: true });
+      const stopIngested = await post(w.accountManager.client, ingested.id, { action: 'stop' });
+      expect(stopIngested.body.error.message).toBe(INGEST_MESSAGES.stopRefused);
       const blocked = await item(disabledStream, { status: 'actionRequired', isStream: true });
       const refused = await post(w.siteManager.client, blocked.id, { action: 'start' });
       expect(refused.status).toBe(400);

@@ -12,6 +12,14 @@ export type { TranscodeFormat, TranscodeOptions } from './publish.ts';
 export { transcodeArguments, transcodeFile } from './publish.ts';
 export type { ProcessedFile, ProcessNode, ProcessResources } from './publish-process.ts';
 export { ProcessRefused, runProcessStep } from './publish-process.ts';
+export type { Recording, TestStreamSettings } from './record.ts';
+export {
+  joinSegments,
+  recordedBytes,
+  recordedSegments,
+  recordTestStream,
+  testStreamArguments,
+} from './record.ts';
 export type { RenderJob, RenderPiece } from './render.ts';
 export { renderEdl, renderedDuration, renderFilter } from './render.ts';
 export type { SubtitleFormat } from './subtitles.ts';

@@ -1,0 +1,178 @@
+import {
+  API_VERSIONS,
+  type Endpoint,
+  INGEST_MESSAGES,
+  type IngestQueueItem,
+  STREAM_ENDPOINT_REFUSALS,
+} from '@media/contract';
+import type { EdgeAgent } from '@media/edge-agent';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpoints, services } from '../src/modules/edge/tables.ts';
+import { ingestQueueItems } from '../src/modules/ingest/tables.ts';
+import { makeArrivalsFolderRow } from '../src/seed/demo-edge.ts';
+import { ffprobe, type IngestWorld, makeIngestWorld, one, videoOf } from './agent-ingest-world.ts';
+import { type ErrorBody, eventually, type Results, testDriver, type World } from './harness.ts';
+
+/**
+ * The test stream (issue 16, first slice): a TeststreamEndpoint of a stream ingest service waits with an item
+ * in actionRequired; Start makes a real agent record ffmpeg's generated picture and tone into segments,
+ * reporting `recording` with the seconds and bytes recorded; Stop ends it cleanly and the recording goes
+ * through the normal ingest into a node whose proxy plays for as long as it was recorded.
+ */
+describe(`test stream recorded by the edge agent (${testDriver()})`, () => {
+  let x: IngestWorld;
+  let agent: EdgeAgent;
+  const ids = { test: 0, sdi: 0, zixi: 0, rtmp: 0 };
+
+  const post = (client: World['admin']['client'], id: number, body: object) =>
+    client.post<Results<IngestQueueItem> & ErrorBody>(`/api/ingestQueueItems/${id}`, { id, ...body });
+  const row = async (id: number) =>
+    one(await x.t.ctx.db.select().from(ingestQueueItems).where(eq(ingestQueueItems.id, id)));
+  const streamItem = (status: string) =>
+    x.t.ctx.db
+      .select()
+      .from(ingestQueueItems)
+      .where(
+        and(
+          eq(ingestQueueItems.endpointId, ids.test),
+          eq(ingestQueueItems.isStream, true),
+          eq(ingestQueueItems.status, status),
+        ),
+      );
+  const endpointOf = async (id: number) =>
+    (await x.w.accountManager.client.get<Results<Endpoint>>(`/api/endpoints/${id}`)).body.results;
+
+  beforeAll(async () => {
+    x = await makeIngestWorld('teststream');
+    const { db } = x.t.ctx;
+    const folder = await makeArrivalsFolderRow(db, {
+      accountId: x.w.account.id,
+      name: 'Live recordings',
+      typeId: 'standard',
+      options: { targetFolder: 'Arrivals' },
+    });
+    const service = one(
+      await db
+        .insert(services)
+        .values({
+          edgeServerId: x.edgeId,
+          name: 'Streams',
+          typeId: 'StreamIngestService',
+          serviceGroupId: 0,
+          options: { segmentSeconds: { value: '2' } },
+        })
+        .returning(),
+    );
+    const stream = async (name: string, typeId: string, options: Record<string, string> = {}) =>
+      one(
+        await db
+          .insert(endpoints)
+          .values({
+            serviceId: service.id,
+            name,
+            typeId,
+            accountId: x.w.account.id,
+            arrivalsFolderId: folder.id,
+            online: true,
+            options,
+          })
+          .returning(),
+      ).id;
+    ids.test = await stream('Test pattern', 'TeststreamEndpoint', { autoCapture: 'scheduled' });
+    ids.sdi = await stream('Studio SDI', 'SdiEndpoint');
+    ids.zixi = await stream('Zixi feed', 'ZixiEndpoint', { host: 'zixi.example', streamId: 'a' });
+    ids.rtmp = await stream('Reporter push', 'RtmpPushEndpoint', { streamKey: 'key' });
+    agent = x.agent();
+    // The first round reports nothing yet (the agent has not seen the endpoints); the second does.
+    await agent.tick();
+    await agent.tick();
+  });
+  afterAll(() => x.close());
+
+  it('reports the test stream ready and the streams it cannot record as errors saying why', async () => {
+    expect(await x.endpointStatus('Test pattern')).toMatchObject({ status: 'ok' });
+    expect(await x.endpointStatus('Studio SDI')).toMatchObject({
+      status: 'error',
+      message: STREAM_ENDPOINT_REFUSALS.SdiEndpoint,
+    });
+    expect(await x.endpointStatus('Zixi feed')).toMatchObject({
+      status: 'error',
+      message: STREAM_ENDPOINT_REFUSALS.ZixiEndpoint,
+    });
+    expect((await x.endpointStatus('Reporter push'))?.status).toBe('error');
+    // Only the stream it records waits for Start; one item, however often the agent calls in.
+    await agent.tick();
+    expect(await streamItem('actionRequired')).toHaveLength(1);
+    const others = await x.t.ctx.db
+      .select()
+      .from(ingestQueueItems)
+      .where(eq(ingestQueueItems.endpointId, ids.sdi));
+    expect(others).toHaveLength(0);
+  });
+
+  it('refuses Start and Stop to people without the right, for unknown items, and out of turn', async () => {
+    const [waiting] = await streamItem('actionRequired');
+    if (!waiting) throw new Error('no item waits for Start');
+    expect((await post(x.w.editor.client, waiting.id, { action: 'start' })).status).toBe(403);
+    expect((await post(x.w.outsider.client, waiting.id, { action: 'stop' })).status).toBe(403);
+    expect((await post(x.w.accountManager.client, 2_000_000, { action: 'start' })).status).toBe(404);
+    const stop = await post(x.w.accountManager.client, waiting.id, { action: 'stop' });
+    expect(stop.status).toBe(400);
+    expect(stop.body.error.message).toBe(INGEST_MESSAGES.stopRefused);
+    expect((await post(x.w.accountManager.client, waiting.id, { action: 'record' })).status).toBe(400);
+    expect((await row(waiting.id)).status).toBe('actionRequired');
+    // The agent's report of a recording is checked too.
+    const report = await fetch(`${x.cloudUrl}/api/agent/queueItems/${waiting.id}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${x.token}`,
+        'x-api-version': API_VERSIONS.ingest,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ status: 'ingesting', recording: 'yes' }),
+    });
+    expect(report.status).toBe(400);
+    expect((await row(waiting.id)).status).toBe('actionRequired');
+  });
+
+  it('records from Start to Stop into a node whose proxy plays for as long, with picture and sound', async () => {
+    const [waiting] = await streamItem('actionRequired');
+    if (!waiting) throw new Error('no item waits for Start');
+    const started = await post(x.w.accountManager.client, waiting.id, { action: 'start' });
+    expect(started.status).toBe(200);
+    expect(started.body.results.status).toBe('queued');
+    await agent.tick();
+    // Recording: the endpoint says so, the item counts seconds and bytes.
+    const first = await eventually(async () => {
+      const item = await row(waiting.id);
+      return item.status === 'ingesting' && (item.duration ?? 0) > 0.5 ? item : undefined;
+    }, 10_000);
+    expect(await endpointOf(ids.test)).toMatchObject({ recording: true, queueItemId: waiting.id });
+    const later = await eventually(async () => {
+      const item = await row(waiting.id);
+      return (item.duration ?? 0) >= 9.5 ? item : undefined;
+    }, 20_000);
+    expect(later.duration).toBeGreaterThan(first.duration ?? 0);
+    expect(later.fileSize).toBeGreaterThan(0);
+    expect(later.whenStarted).not.toBeNull();
+    const stopped = await post(x.w.accountManager.client, waiting.id, { action: 'stop' });
+    expect(stopped.status).toBe(200);
+    await eventually(async () => (await row(waiting.id)).status === 'ingested', 60_000);
+    await agent.idle();
+    const item = await row(waiting.id);
+    expect(item.log).toContain('Recording stopped');
+    expect(item.log).toContain('Proxy made');
+    expect(await endpointOf(ids.test)).toMatchObject({ recording: false, queueItemId: null });
+    const served = await x.servedProxy(item.id);
+    expect(served.node.path.startsWith('/Arrivals/Live recordings/Test pattern ')).toBe(true);
+    const out = ffprobe(served.file);
+    console.log('DEBUG', out.format.duration, item.duration, item.log);
+    expect(Math.abs(Number(out.format.duration) - 10)).toBeLessThanOrEqual(1);
+    expect(videoOf(out)?.codec_name).toBe('h264');
+    expect(out.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
+    // The next recording waits for its Start.
+    await agent.tick();
+    expect(await streamItem('actionRequired')).toHaveLength(1);
+  }, 120_000);
+});
