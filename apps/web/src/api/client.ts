@@ -146,3 +146,7 @@ const client = createApiClient({
 
 /** One call of the API: JSON in and out, anti-forgery header on writes, `results` unwrapped, 401 and 429 handled. */
 export const apiFetch = client.request;
+
+/** A query's retry rule: a refusal (4xx) is an answer, not a hiccup; anything else is tried 3 times. */
+export const retryUnlessRefused = (count: number, error: Error) =>
+  !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 3;

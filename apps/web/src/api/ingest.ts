@@ -12,7 +12,7 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { mergeQueueUpdate } from '../features/ingest/merge-queue.ts';
-import { ApiError, apiFetch, type RequestOptions } from './client.ts';
+import { apiFetch, type RequestOptions, retryUnlessRefused } from './client.ts';
 import { useLiveChannel } from './live.ts';
 
 type Collection<T> = { results: T[]; total: number; channel: string };
@@ -64,11 +64,8 @@ const queryString = (request: QueueRequest & { sinceVersion?: number }) => {
 };
 
 export const ingestKey = ['ingest'] as const;
-export { ingest as ingestFetch, retryUnlessRefused };
+export { ingest as ingestFetch };
 
-/** A refusal (4xx) will not change on a second try; network and server failures may. */
-const retryUnlessRefused = (count: number, error: Error) =>
-  !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 3;
 const queueKey = (scope: QueueScope, request: QueueRequest) =>
   [...ingestKey, 'queue', scope, request] as const;
 

@@ -13,7 +13,7 @@ import {
   type RoleRestriction,
 } from '@media/contract';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from './client.ts';
+import { apiFetch, retryUnlessRefused } from './client.ts';
 import { useLiveRefresh } from './live.ts';
 import { uploadFile } from './uploads.ts';
 
@@ -291,7 +291,11 @@ export const usePublishes = (ids: number[], accountId: number | undefined) => {
 /** GET /api/publishes/{id}: one published item, kept live on its account's publishes channel. */
 export const usePublishItem = (id: number) => {
   const queryKey = [...publishesKey, id];
-  const query = useQuery({ queryKey, queryFn: () => apiFetch<Publish>(`/api/publishes/${id}`) });
+  const query = useQuery({
+    queryKey,
+    queryFn: () => apiFetch<Publish>(`/api/publishes/${id}`),
+    retry: retryUnlessRefused,
+  });
   useLiveRefresh(query.data ? CHANNELS.publishes(query.data.accountId) : undefined, queryKey);
   return query;
 };

@@ -1,15 +1,8 @@
 import type { ArrivalsFolder, Endpoint } from '@media/contract';
 import { useQuery } from '@tanstack/react-query';
 import { arrivalsFoldersKey } from '../../api/arrivals.ts';
-import { apiFetch } from '../../api/client.ts';
-import {
-  ingestFetch,
-  ingestKey,
-  type QueuePage,
-  type QueueScope,
-  retryUnlessRefused,
-  scopeBase,
-} from '../../api/ingest.ts';
+import { apiFetch, retryUnlessRefused } from '../../api/client.ts';
+import { ingestFetch, ingestKey, type QueuePage, type QueueScope, scopeBase } from '../../api/ingest.ts';
 import { useLiveRefresh } from '../../api/live.ts';
 import type { QueueActionRules } from './action-rules.ts';
 import { ENDPOINT_LOOKUP_REQUEST, priorityMapOf } from './queue-request.ts';

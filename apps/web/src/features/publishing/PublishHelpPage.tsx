@@ -56,7 +56,7 @@ export const PublishHelpPage = () => {
           setHelp({ kind: 'message', text: action.message, type: action.type });
         } else setHelp({ kind: 'none' });
       } catch (error) {
-        const text = errorWhile('asking for help', reasonOf(error));
+        const text = errorWhile(reasonOf(error), 'asking for help');
         showAlert({ type: 'danger', text, source: 'publishing' });
         setHelp({ kind: 'message', text, type: 'danger' });
       }
@@ -83,7 +83,7 @@ export const PublishHelpPage = () => {
       <Title order={2}>Help for published item {Number.isInteger(id) ? id : ''}</Title>
       {item.isPending && <Loader size="sm" aria-label="Loading the published item" />}
       {item.error && (
-        <Alert color="red">{errorWhile('fetching the published item', reasonOf(item.error))}</Alert>
+        <Alert color="red">{errorWhile(reasonOf(item.error), 'fetching the published item')}</Alert>
       )}
       {publish && (
         <Stack gap={4} aria-label="Published item">
@@ -107,39 +107,41 @@ export const PublishHelpPage = () => {
         </Stack>
       )}
 
-      <Stack gap="xs" aria-label="Help">
-        {help.kind === 'asking' && (
-          <Group gap="xs">
-            <Loader size="xs" />
-            <Text size="sm">Asking the server what this item needs…</Text>
-          </Group>
-        )}
-        {help.kind === 'message' && (
-          <Alert color={ALERT_COLORS[help.type]} role="status">
-            {help.text}
-          </Alert>
-        )}
-        {help.kind === 'open-url' && (
-          <Alert color="blue" title="Sign in with the service">
-            <Stack gap="xs">
-              <Text size="sm">
-                {help.opened
-                  ? 'The sign-in window is open. When you have agreed there, come back and continue.'
-                  : 'Your browser blocked the sign-in window: open it, agree there, then come back and continue.'}
-              </Text>
-              <Group gap="xs">
-                <Button size="xs" variant="default" onClick={() => openPopup(help.url)}>
-                  Open the sign-in window
-                </Button>
-                <Button size="xs" onClick={() => void ask(() => postPublishHelp(id, options), options)}>
-                  Continue
-                </Button>
-              </Group>
-            </Stack>
-          </Alert>
-        )}
-        {help.kind === 'none' && <Text size="sm">Nothing to do for this item.</Text>}
-      </Stack>
+      {!item.error && (
+        <Stack gap="xs" aria-label="Help">
+          {help.kind === 'asking' && (
+            <Group gap="xs">
+              <Loader size="xs" />
+              <Text size="sm">Asking the server what this item needs…</Text>
+            </Group>
+          )}
+          {help.kind === 'message' && (
+            <Alert color={ALERT_COLORS[help.type]} role="status">
+              {help.text}
+            </Alert>
+          )}
+          {help.kind === 'open-url' && (
+            <Alert color="blue" title="Sign in with the service">
+              <Stack gap="xs">
+                <Text size="sm">
+                  {help.opened
+                    ? 'The sign-in window is open. When you have agreed there, come back and continue.'
+                    : 'Your browser blocked the sign-in window: open it, agree there, then come back and continue.'}
+                </Text>
+                <Group gap="xs">
+                  <Button size="xs" variant="default" onClick={() => openPopup(help.url)}>
+                    Open the sign-in window
+                  </Button>
+                  <Button size="xs" onClick={() => void ask(() => postPublishHelp(id, options), options)}>
+                    Continue
+                  </Button>
+                </Group>
+              </Stack>
+            </Alert>
+          )}
+          {help.kind === 'none' && <Text size="sm">Nothing to do for this item.</Text>}
+        </Stack>
+      )}
 
       {publish && (
         <Group gap="xs">
