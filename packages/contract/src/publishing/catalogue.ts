@@ -26,7 +26,16 @@ export const PUBLISH_MODULES: readonly PublishModule[] = [
     type: 'source',
     selectable: false,
     version: '1.0',
-    schema: [],
+    schema: [
+      {
+        name: 'file',
+        type: 'select',
+        label: 'File',
+        allowedValues: ['proxy', 'source'],
+        valueLabels: { proxy: 'The playable proxy', source: 'The original, when the cloud keeps it' },
+        defaultValue: 'proxy',
+      },
+    ],
     defaultInputModuleIds: [],
     minInputModules: 0,
     maxInputModules: 0,

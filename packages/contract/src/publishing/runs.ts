@@ -40,10 +40,23 @@ export const PUBLISH_RUN_MESSAGES = {
   noButtonIcon: (button: string) => `The publishing button ${button} has no icon for the watermark`,
   iconNotFound: "The watermark's uploaded icon was not chosen, or it is no longer there",
   noSubtitles: (node: string, language: string) => `${node} has no ${language} subtitles`,
+  originalNotKept: (node: string) =>
+    `The original of ${node} is not kept in the cloud: publish its proxy instead`,
   notMedia: (path: string) => `${path} is a folder: only media can be published`,
   optionsNeeded: 'This publishing button needs more options for each publish',
   optionsTitle: (button: string) => `Publish with ${button}`,
 } as const;
+
+/**
+ * Which file of the node a run publishes (the source module's File option): its playable proxy, or the
+ * original when the cloud keeps it. A clip's or sequence's file is its render either way.
+ */
+export const publishSourceFileOf = (network: {
+  nodes: { moduleId: string; options: Record<string, unknown> }[];
+}) =>
+  network.nodes.find((node) => node.moduleId === 'source-media')?.options.file === 'source'
+    ? 'source'
+    : 'proxy';
 
 /** A publishing button shows in an account's tree as /{account}/Publish/{button name} (DESIGN "Publishing"). */
 export const PUBLISH_FOLDER_NAME = 'Publish';

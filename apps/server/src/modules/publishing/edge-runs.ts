@@ -22,6 +22,7 @@ import {
   networkPlan,
   type PublishWork,
   planPublish,
+  publishedFileKey,
   runPostModules,
 } from './run-steps.ts';
 
@@ -126,14 +127,21 @@ export const edgePublishSource = async (options: {
   const { ctx, edge, id } = options;
   const work = await requireEdgePublish(ctx, edge, id);
   requireUnderWay(work, ['queued', 'running']);
-  const key = work.media?.storagePath;
+  // Refused when the file is missing; the job checked the plan before the agent saw the publish.
+  const key = (() => {
+    try {
+      return publishedFileKey(work);
+    } catch {
+      return undefined;
+    }
+  })();
   const stat = key && isSafeKey(key) ? await ctx.storage.stat(key).catch(() => undefined) : undefined;
   const answer =
     key && stat
       ? await storedContent(ctx.storage, key, {
           ...options.request,
           range: usableRange(options.request.range, stat.size),
-          contentType: work.media?.contentType ?? null,
+          contentType: key === work.media?.storagePath ? (work.media?.contentType ?? null) : null,
         })
       : undefined;
   if (!answer) throw notFound('Media file');

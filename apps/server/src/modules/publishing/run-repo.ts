@@ -34,6 +34,7 @@ export const findPublishWork = async (db: DbOrTx, id: number) => {
         type: media.type,
         status: media.status,
         storagePath: media.storagePath,
+        sourcePath: media.sourcePath,
         contentType: media.contentType,
         duration: media.duration,
       },

@@ -8,6 +8,7 @@ import {
   publishHelpLink,
   publishModule,
   publishRunPlan,
+  publishSourceFileOf,
   withPublishData,
 } from '@media/contract';
 import type { AppContext } from '../../platform/context.ts';
@@ -58,12 +59,26 @@ export const planPublish = async (ctx: AppContext, work: PublishWork) => {
     await requestClipRender(ctx, media.id);
     throw new Error(PUBLISH_RUN_MESSAGES.notRendered);
   }
-  const { storagePath } = media;
-  if (!storagePath) throw new PublishRefused(PUBLISH_RUN_MESSAGES.noSource);
   const plan = networkPlan(work);
   if (!plan) throw new PublishRefused(PUBLISH_RUN_MESSAGES.noSource);
   if (plan.problems.length > 0) throw new PublishRefused(plan.problems.join('; '));
-  return { ...plan, node, media: { ...media, storagePath } };
+  return { ...plan, node, media: { ...media, storagePath: publishedFileKey(work) } };
+};
+
+/**
+ * The storage key of the file a run publishes: the playable proxy (a clip's render), or the original when
+ * the button's source asks for it and the cloud keeps it; a refusal saying which is missing otherwise.
+ */
+export const publishedFileKey = (work: PublishWork) => {
+  const { node, media } = work;
+  if (!node || !media) throw new PublishRefused(PUBLISH_RUN_MESSAGES.noSource);
+  const network = work.button.phases[0]?.phase.network;
+  if (network && media.type !== 'edl' && publishSourceFileOf(network) === 'source') {
+    if (!media.sourcePath) throw new PublishRefused(PUBLISH_RUN_MESSAGES.originalNotKept(node.name));
+    return media.sourcePath;
+  }
+  if (!media.storagePath) throw new PublishRefused(PUBLISH_RUN_MESSAGES.noSource);
+  return media.storagePath;
 };
 
 /** The post modules, once the destinations have the result: an e-mail to whom the module names. */
