@@ -167,12 +167,39 @@ describe(`test stream recorded by the edge agent (${testDriver()})`, () => {
     const served = await x.servedProxy(item.id);
     expect(served.node.path.startsWith('/Arrivals/Live recordings/Test pattern ')).toBe(true);
     const out = ffprobe(served.file);
-    console.log('DEBUG', out.format.duration, item.duration, item.log);
     expect(Math.abs(Number(out.format.duration) - 10)).toBeLessThanOrEqual(1);
     expect(videoOf(out)?.codec_name).toBe('h264');
     expect(out.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
     // The next recording waits for its Start.
     await agent.tick();
     expect(await streamItem('actionRequired')).toHaveLength(1);
+  }, 120_000);
+
+  it('goes on recording after an agent restart, the time it was down a gap in the recording', async () => {
+    const [waiting] = await streamItem('actionRequired');
+    if (!waiting) throw new Error('no item waits for Start');
+    expect((await post(x.w.accountManager.client, waiting.id, { action: 'start' })).status).toBe(200);
+    await agent.tick();
+    await eventually(async () => ((await row(waiting.id)).duration ?? 0) >= 3, 15_000);
+    await agent.stop();
+    const before = (await row(waiting.id)).duration ?? 0;
+    expect((await row(waiting.id)).status).toBe('ingesting');
+    agent = x.agent();
+    await agent.tick();
+    const resumed = await eventually(async () => {
+      const item = await row(waiting.id);
+      return (item.duration ?? 0) >= before + 3 ? item : undefined;
+    }, 15_000);
+    expect(resumed.log).toContain('goes on after an agent restart');
+    expect(await endpointOf(ids.test)).toMatchObject({ recording: true });
+    expect((await post(x.w.accountManager.client, waiting.id, { action: 'stop' })).status).toBe(200);
+    await eventually(async () => (await row(waiting.id)).status === 'ingested', 60_000);
+    await agent.idle();
+    const recorded = (await row(waiting.id)).duration ?? 0;
+    // Both parts are in it: more than the first part, and no more than what was reported with the stop.
+    expect(recorded).toBeGreaterThan(before + 2.5);
+    const out = ffprobe((await x.servedProxy(waiting.id)).file);
+    expect(Math.abs(Number(out.format.duration) - recorded)).toBeLessThanOrEqual(0.5);
+    expect(Number(out.format.duration)).toBeLessThanOrEqual((resumed.duration ?? 0) + 2);
   }, 120_000);
 });

@@ -137,7 +137,10 @@ export const joinSegments = async (options: {
   recordedAt: Date;
   signal?: AbortSignal;
 }) => {
-  const segments = await recordedSegments(options.dir);
+  // A segment ffmpeg was killed before writing into is empty: there is nothing of it to join.
+  const segments: string[] = [];
+  for (const file of await recordedSegments(options.dir))
+    if ((await fs.promises.stat(file)).size > 0) segments.push(file);
   if (!segments.length) throw new Error('Nothing was recorded');
   const list = path.join(options.dir, 'segments.txt');
   await fs.promises.writeFile(
