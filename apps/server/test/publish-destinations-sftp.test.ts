@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG_FTP_LOGIN_REFUSED } from '../src/modules/publishing/destinations/ftp.ts';
 import { MSG_SFTP_LOGIN_REFUSED } from '../src/modules/publishing/destinations/sftp.ts';
@@ -8,7 +7,7 @@ import { ffprobe, videoOf } from './agent-ingest-world.ts';
 import { selfSignedCertificate, startFtpServer } from './ftp-server.ts';
 import { testDriver } from './harness.ts';
 import { makePublishRunsWorld, type PublishRunsWorld } from './publish-runs-world.ts';
-import { startSftpServer } from './sftp-server.ts';
+import { ed25519KeyPair, startSftpServer } from './sftp-server.ts';
 
 const AS_IS = { moduleId: 'as-is', options: {} };
 const USER = { username: 'desk', password: 'pa55' };
@@ -25,7 +24,7 @@ describe(`publish destinations over SFTP and FTPS (${testDriver()})`, () => {
   let world: PublishRunsWorld;
   let sftp: Awaited<ReturnType<typeof startSftpServer>>;
   let sftpRoot: string;
-  const userKey = ssh2.utils.generateKeyPairSync('ed25519');
+  const userKey = ed25519KeyPair();
   beforeAll(async () => {
     world = await makePublishRunsWorld();
     sftpRoot = fs.mkdtempSync(path.join(world.work, 'sftp-'));

@@ -122,6 +122,21 @@ const serveSftp = (sftp: SFTPWrapper, root: string) => {
 };
 
 /**
+ * An ed25519 key pair ssh2 can read back: its generator drops a leading zero byte of the key about once in
+ * 256 keys and then refuses what it made (mscdex/ssh2 issues 1390, 1513), so such a pair is made again.
+ */
+export const ed25519KeyPair = () => {
+  for (;;) {
+    const pair = ssh2.utils.generateKeyPairSync('ed25519');
+    if (
+      !(ssh2.utils.parseKey(pair.private) instanceof Error) &&
+      !(ssh2.utils.parseKey(pair.public) instanceof Error)
+    )
+      return pair;
+  }
+};
+
+/**
  * A real SSH server (ssh2) on 127.0.0.1 whose sftp subsystem serves `root`, for one user who logs in with
  * `password` or with the private key of `publicKey` (OpenSSH format). `logins` counts the sessions that
  * tried to log in, accepted or not.
@@ -134,7 +149,7 @@ export const startSftpServer = async (options: {
 }) => {
   const allowed = ssh2.utils.parseKey(options.publicKey);
   if (allowed instanceof Error) throw allowed;
-  const hostKey = ssh2.utils.generateKeyPairSync('ed25519').private;
+  const hostKey = ed25519KeyPair().private;
   const logins = { tried: 0, accepted: 0 };
   const checks = (context: AuthContext) => {
     if (context.username !== options.username) return false;
