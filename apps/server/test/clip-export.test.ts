@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { media } from '../src/modules/nodes/tables.ts';
 import { grantAccountAccess, makeUser } from '../src/seed/factories.ts';
 import { makeMediaRow, makeNodeRow } from '../src/seed/node-factories.ts';
-import { ffprobe, makeClip, videoOf } from './agent-ingest-world.ts';
+import { ffprobe, videoOf } from './agent-ingest-world.ts';
+import { storeSourceMedia } from './edl-world.ts';
 import {
   buildTestApp,
   eventually,
@@ -60,27 +61,7 @@ describe(`clip export: rendering a clip on request (${testDriver()})`, () => {
   beforeAll(async () => {
     t = await buildTestApp({ WORKERS: '1' });
     w = await makeWorld(t);
-    const file = path.join(work, 'source.mp4');
-    makeClip(file, { seconds: 2, size: '320x180', rate: 25 });
-    const key = `media/accounts/${w.account.id}/test/source.mp4`;
-    await t.ctx.storage.putStream(key, fs.createReadStream(file));
-    const source = await makeMediaRow(t.ctx.db, {
-      accountId: w.account.id,
-      name: 'Source',
-      storagePath: key,
-      contentType: 'video/mp4',
-      width: 320,
-      height: 180,
-      fps: 25,
-      duration: 2,
-    });
-    sourceId = source.id;
-    await makeNodeRow(t.ctx.db, {
-      accountId: w.account.id,
-      parentPath: '/',
-      name: 'Source',
-      mediaId: source.id,
-    });
+    sourceId = await storeSourceMedia(t, w, work);
     const user = await makeUser(t.ctx.db);
     await grantAccountAccess(t.ctx.db, user.id, w.account.id, 'Viewer');
     viewer = await t.client().signIn(user.username, user.password as string);
