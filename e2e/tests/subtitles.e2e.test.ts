@@ -50,6 +50,10 @@ describe('subtitles of a media node', () => {
     await screenshots(page, 'media-subtitles');
 
     await english.getByRole('button', { name: 'Remove English subtitles' }).click();
+    await page
+      .getByRole('dialog', { name: 'Remove subtitles' })
+      .getByRole('button', { name: 'Remove' })
+      .click();
     await page.getByText(SUBTITLE_MESSAGES.removed('en')).first().waitFor();
     await english.getByText('None').waitFor();
     await context.close();

@@ -2,6 +2,7 @@ import { Button, FileButton, Group, Loader, Stack, Table, Text, Title } from '@m
 import { type MediaNode, SUBTITLE_MESSAGES, type SubtitleLanguage } from '@media/contract';
 import { useSubtitleMutations, useSubtitles } from '../../api/subtitles.ts';
 import { showAlert } from '../../ui/alerts.tsx';
+import { confirmDialog } from '../../ui/dialogs.tsx';
 import { describeSubtitle, readSubtitleFile, subtitleRows } from './subtitle-files.ts';
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -30,7 +31,15 @@ export const SubtitlesPanel = ({ node, mediaId }: { node: MediaNode; mediaId: nu
       alert('danger', reasonOf(error));
     }
   };
-  const removeLanguage = async (language: SubtitleLanguage) => {
+  const removeLanguage = async (language: SubtitleLanguage, name: string) => {
+    const sure = await confirmDialog({
+      title: 'Remove subtitles',
+      message: `Remove the ${name} subtitles of this media? Publishing buttons that burn them in will fail.`,
+      confirmLabel: 'Remove',
+      cancelLabel: 'Cancel',
+      danger: true,
+    });
+    if (!sure) return;
     try {
       await remove.mutateAsync(language);
       alert('success', SUBTITLE_MESSAGES.removed(language));
@@ -90,7 +99,7 @@ export const SubtitlesPanel = ({ node, mediaId }: { node: MediaNode; mediaId: nu
                         color="red"
                         disabled={busy}
                         aria-label={`Remove ${row.name} subtitles`}
-                        onClick={() => void removeLanguage(row.language)}
+                        onClick={() => void removeLanguage(row.language, row.name)}
                       >
                         Remove
                       </Button>
