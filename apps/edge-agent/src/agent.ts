@@ -23,7 +23,13 @@ import { StreamRecorders } from './stream.ts';
 
 export const AGENT_VERSION = '0.3.0';
 /** The endpoint types this agent can read or record. */
-export const SUPPORTED_ENDPOINT_TYPES = { LocalFolderEndpoint: '1.0', TeststreamEndpoint: '1.0' } as const;
+export const SUPPORTED_ENDPOINT_TYPES = {
+  LocalFolderEndpoint: '1.0',
+  TeststreamEndpoint: '1.0',
+  RtmpPushEndpoint: '1.0',
+  SrtEndpoint: '1.0',
+  HlsEndpoint: '1.0',
+} as const;
 /** How long a measured endpoint health is reused before it is measured again. */
 const HEALTH_TTL_MS = 10_000;
 /** Extensions taken for media when only a download could tell (remote sources). */

@@ -1,18 +1,11 @@
-import {
-  API_VERSIONS,
-  type Endpoint,
-  INGEST_MESSAGES,
-  type IngestQueueItem,
-  STREAM_ENDPOINT_REFUSALS,
-} from '@media/contract';
+import { API_VERSIONS, INGEST_MESSAGES, STREAM_ENDPOINT_REFUSALS } from '@media/contract';
 import type { EdgeAgent } from '@media/edge-agent';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpoints, services } from '../src/modules/edge/tables.ts';
 import { ingestQueueItems } from '../src/modules/ingest/tables.ts';
-import { makeArrivalsFolderRow } from '../src/seed/demo-edge.ts';
-import { ffprobe, type IngestWorld, makeIngestWorld, one, videoOf } from './agent-ingest-world.ts';
-import { type ErrorBody, eventually, type Results, testDriver, type World } from './harness.ts';
+import { ffprobe, type IngestWorld, videoOf } from './agent-ingest-world.ts';
+import { eventually, testDriver, type World } from './harness.ts';
+import { makeStreamWorld, type StreamWorld } from './stream-world.ts';
 
 /**
  * The test stream (issue 16, first slice): a TeststreamEndpoint of a stream ingest service waits with an item
@@ -21,68 +14,22 @@ import { type ErrorBody, eventually, type Results, testDriver, type World } from
  * through the normal ingest into a node whose proxy plays for as long as it was recorded.
  */
 describe(`test stream recorded by the edge agent (${testDriver()})`, () => {
+  let s: StreamWorld;
   let x: IngestWorld;
   let agent: EdgeAgent;
   const ids = { test: 0, sdi: 0, zixi: 0, rtmp: 0 };
-
-  const post = (client: World['admin']['client'], id: number, body: object) =>
-    client.post<Results<IngestQueueItem> & ErrorBody>(`/api/ingestQueueItems/${id}`, { id, ...body });
-  const row = async (id: number) =>
-    one(await x.t.ctx.db.select().from(ingestQueueItems).where(eq(ingestQueueItems.id, id)));
-  const streamItem = (status: string) =>
-    x.t.ctx.db
-      .select()
-      .from(ingestQueueItems)
-      .where(
-        and(
-          eq(ingestQueueItems.endpointId, ids.test),
-          eq(ingestQueueItems.isStream, true),
-          eq(ingestQueueItems.status, status),
-        ),
-      );
-  const endpointOf = async (id: number) =>
-    (await x.w.accountManager.client.get<Results<Endpoint>>(`/api/endpoints/${id}`)).body.results;
+  const post = (client: World['admin']['client'], id: number, body: object) => s.act(client, id, body);
+  const row = (id: number) => s.row(id);
+  const streamItem = (status: string) => s.streamItems(ids.test, status);
+  const endpointOf = (id: number) => s.endpointOf(id);
 
   beforeAll(async () => {
-    x = await makeIngestWorld('teststream');
-    const { db } = x.t.ctx;
-    const folder = await makeArrivalsFolderRow(db, {
-      accountId: x.w.account.id,
-      name: 'Live recordings',
-      typeId: 'standard',
-      options: { targetFolder: 'Arrivals' },
-    });
-    const service = one(
-      await db
-        .insert(services)
-        .values({
-          edgeServerId: x.edgeId,
-          name: 'Streams',
-          typeId: 'StreamIngestService',
-          serviceGroupId: 0,
-          options: { segmentSeconds: { value: '2' } },
-        })
-        .returning(),
-    );
-    const stream = async (name: string, typeId: string, options: Record<string, string> = {}) =>
-      one(
-        await db
-          .insert(endpoints)
-          .values({
-            serviceId: service.id,
-            name,
-            typeId,
-            accountId: x.w.account.id,
-            arrivalsFolderId: folder.id,
-            online: true,
-            options,
-          })
-          .returning(),
-      ).id;
-    ids.test = await stream('Test pattern', 'TeststreamEndpoint', { autoCapture: 'scheduled' });
-    ids.sdi = await stream('Studio SDI', 'SdiEndpoint');
-    ids.zixi = await stream('Zixi feed', 'ZixiEndpoint', { host: 'zixi.example', streamId: 'a' });
-    ids.rtmp = await stream('Reporter push', 'RtmpPushEndpoint', { streamKey: 'key' });
+    s = await makeStreamWorld('teststream');
+    x = s.x;
+    ids.test = await s.stream('Test pattern', 'TeststreamEndpoint', { autoCapture: 'scheduled' });
+    ids.sdi = await s.stream('Studio SDI', 'SdiEndpoint');
+    ids.zixi = await s.stream('Zixi feed', 'ZixiEndpoint', { host: 'zixi.example', streamId: 'a' });
+    ids.rtmp = await s.stream('Reporter push', 'RtmpPushEndpoint', { streamKey: 'a key' });
     agent = x.agent();
     // The first round reports nothing yet (the agent has not seen the endpoints); the second does.
     await agent.tick();
@@ -100,7 +47,10 @@ describe(`test stream recorded by the edge agent (${testDriver()})`, () => {
       status: 'error',
       message: STREAM_ENDPOINT_REFUSALS.ZixiEndpoint,
     });
-    expect((await x.endpointStatus('Reporter push'))?.status).toBe('error');
+    expect(await x.endpointStatus('Reporter push')).toMatchObject({
+      status: 'error',
+      message: 'A stream key holds letters, digits and - _ . ~ only',
+    });
     // Only the stream it records waits for Start; one item, however often the agent calls in.
     await agent.tick();
     expect(await streamItem('actionRequired')).toHaveLength(1);

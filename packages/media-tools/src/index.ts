@@ -12,16 +12,14 @@ export type { TranscodeFormat, TranscodeOptions } from './publish.ts';
 export { transcodeArguments, transcodeFile } from './publish.ts';
 export type { ProcessedFile, ProcessNode, ProcessResources } from './publish-process.ts';
 export { ProcessRefused, runProcessStep } from './publish-process.ts';
-export type { Recording, TestStreamSettings } from './record.ts';
-export {
-  joinSegments,
-  recordedBytes,
-  recordedSegments,
-  recordTestStream,
-  testStreamArguments,
-} from './record.ts';
+export type { Recording, RecordingFormat, StreamRecordingSettings } from './record.ts';
+export { joinSegments, recordedBytes, recordedSegments, recordingArguments, recordStream } from './record.ts';
 export type { RenderJob, RenderPiece } from './render.ts';
 export { renderEdl, renderedDuration, renderFilter } from './render.ts';
+export type { StreamInput } from './stream-input.ts';
+export { RTMP_APP, StreamRefused, streamInputAddress, streamInputArguments } from './stream-input.ts';
+export type { StreamSender, StreamTarget } from './stream-sender.ts';
+export { sendTestStream } from './stream-sender.ts';
 export type { SubtitleFormat } from './subtitles.ts';
 export { burnSubtitles } from './subtitles.ts';
 export { makeFilmstrip, makePoster } from './thumbs.ts';

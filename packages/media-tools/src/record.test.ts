@@ -2,13 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  joinSegments,
-  recordedBytes,
-  recordedSegments,
-  recordTestStream,
-  testStreamArguments,
-} from './index.ts';
+import { joinSegments, recordedBytes, recordedSegments, recordingArguments, recordStream } from './index.ts';
 import { ffprobe, streamOf } from './test-media.ts';
 
 let dir: string;
@@ -21,17 +15,22 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('recording a test stream', () => {
   it('generates the pattern asked for, bars when it knows none, numbering segments on', () => {
-    const settings = { dir, segmentSeconds: 2, frameRate: 25, pattern: 'smpte' };
-    expect(testStreamArguments(settings, 0)).toContain('smptehdbars=size=320x180:rate=25');
-    const other = testStreamArguments({ ...settings, pattern: 'plaid', frameRate: 0 }, 3);
+    const test = { kind: 'test', frameRate: 25, pattern: 'smpte' } as const;
+    expect(recordingArguments({ dir, segmentSeconds: 2, input: test }, 0)).toContain(
+      'smptehdbars=size=320x180:rate=25',
+    );
+    const other = recordingArguments(
+      { dir, segmentSeconds: 2, input: { ...test, pattern: 'plaid', frameRate: 0 } },
+      3,
+    );
     expect(other).toContain('testsrc2=size=320x180:rate=25');
     expect(other[other.indexOf('-segment_start_number') + 1]).toBe('3');
   });
 
   it('records in real time until stopped, goes on after a break, and joins into one MP4 with picture and sound', async () => {
     const folder = path.join(dir, 'take');
-    const first = await recordTestStream(
-      { dir: folder, segmentSeconds: 1, frameRate: 25, pattern: 'bars' },
+    const first = await recordStream(
+      { dir: folder, segmentSeconds: 1, input: { kind: 'test', frameRate: 25, pattern: 'bars' } },
       new AbortController().signal,
     );
     await wait(2500);
@@ -44,8 +43,8 @@ describe('recording a test stream', () => {
     expect(await recordedBytes(folder)).toBeGreaterThan(0);
     // A killed recording (the agent stopping) keeps its segments; the next one numbers on after them.
     const killer = new AbortController();
-    const second = await recordTestStream(
-      { dir: folder, segmentSeconds: 1, frameRate: 25, pattern: 'bars' },
+    const second = await recordStream(
+      { dir: folder, segmentSeconds: 1, input: { kind: 'test', frameRate: 25, pattern: 'bars' } },
       killer.signal,
     );
     await wait(1500);

@@ -3,27 +3,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeAtomically } from './files.ts';
 import { runTool } from './run.ts';
-
-/** The picture of a test stream (the TeststreamEndpoint's `pattern` option) as an ffmpeg lavfi source. */
-const PATTERNS: Readonly<Record<string, string>> = {
-  bars: 'testsrc2',
-  smpte: 'smptehdbars',
-  countdown: 'testsrc',
-};
+import { refusalIn, type StreamInput, type StreamRefused, streamInputArguments } from './stream-input.ts';
 
 /** Segments of a recording are named in order: `part-00000.ts`, `part-00001.ts`... */
 const SEGMENT_PATTERN = /^part-(\d{5})\.ts$/;
 
-export type TestStreamSettings = {
+export type StreamRecordingSettings = {
   /** The folder the segments are written into; segments already there are kept and followed. */
   dir: string;
   /** Seconds per segment (the StreamIngestService's `segmentSeconds`). */
   segmentSeconds: number;
-  frameRate: number;
-  /** bars, smpte or countdown; anything else is bars. */
-  pattern: string;
-  /** Picture size; small by default (the test stream is for trying the product). */
-  size?: string;
+  input: StreamInput;
 };
 
 /** The segments of a recording folder, in order. */
@@ -42,57 +32,67 @@ export const recordedBytes = async (dir: string) => {
 };
 
 /**
- * The ffmpeg arguments of a test stream recording: a generated picture and a 1 kHz tone, read in real time,
- * as H.264 and AAC in MPEG-TS segments (each readable on its own, so a recording cut short keeps what it has),
- * numbered on from `startNumber`, with a key frame at the start of each segment.
+ * The ffmpeg arguments of a recording: the input (generated, pushed or pulled) into MPEG-TS segments (each
+ * readable on its own, so a recording cut short keeps what it has), numbered on from `startNumber`.
  */
-export const testStreamArguments = (settings: TestStreamSettings, startNumber: number) => {
-  const fps = settings.frameRate > 0 && settings.frameRate <= 60 ? settings.frameRate : 25;
-  const source = PATTERNS[settings.pattern] ?? 'testsrc2';
-  return [
-    ...['-hide_banner', '-nostats', '-loglevel', 'error', '-progress', 'pipe:1'],
-    ...['-re', '-f', 'lavfi', '-i', `${source}=size=${settings.size ?? '320x180'}:rate=${fps}`],
-    ...['-re', '-f', 'lavfi', '-i', 'sine=frequency=1000:sample_rate=48000'],
-    ...['-map', '0:v', '-map', '1:a'],
-    ...['-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p'],
-    ...['-force_key_frames', `expr:gte(t,n_forced*${settings.segmentSeconds})`],
-    ...['-c:a', 'aac', '-b:a', '96k'],
-    ...['-f', 'segment', '-segment_time', String(settings.segmentSeconds), '-segment_format', 'mpegts'],
-    ...['-segment_start_number', String(startNumber)],
-    path.join(settings.dir, 'part-%05d.ts'),
-  ];
-};
+export const recordingArguments = (settings: StreamRecordingSettings, startNumber: number) => [
+  ...['-hide_banner', '-nostats', '-loglevel', 'warning', '-progress', 'pipe:1'],
+  ...streamInputArguments(settings.input, settings.segmentSeconds),
+  ...['-f', 'segment', '-segment_time', String(settings.segmentSeconds), '-segment_format', 'mpegts'],
+  ...['-segment_start_number', String(startNumber)],
+  path.join(settings.dir, 'part-%05d.ts'),
+];
 
 export type Recording = {
   /** Seconds recorded by this ffmpeg so far (its own clock of the output). */
   elapsed(): number;
+  /** Whether anything has arrived yet (a pushed or pulled stream waits for its signal). */
+  receiving(): boolean;
   /** Ends the recording cleanly (ffmpeg closes its last segment); resolves when ffmpeg has exited. */
   stop(): Promise<void>;
-  /** Settles when ffmpeg exits: resolves after `stop`, rejects when it ended by itself or was killed. */
+  /**
+   * Settles when ffmpeg exits: resolves after `stop` or when the stream ended (a pushed or pulled stream's
+   * signal went away); rejects when it failed, was refused (`StreamRefused`) or was killed.
+   */
   ended: Promise<void>;
 };
 
+/** Removes the segments numbered from `first` on (what a refused push may have begun). */
+const removeSegmentsFrom = async (dir: string, first: number) => {
+  for (const file of await recordedSegments(dir)) {
+    const number = Number(SEGMENT_PATTERN.exec(path.basename(file))?.[1]);
+    if (number >= first) await fs.promises.rm(file, { force: true });
+  }
+};
+
 /**
- * Starts recording a test stream into segments (DESIGN "Media", Streams). `signal` kills ffmpeg at once (the
- * agent stopping): the segments stay, and a later recording into the same folder numbers on after them.
+ * Starts recording a stream into segments (DESIGN "Media", Streams). `signal` kills ffmpeg at once (the agent
+ * stopping): the segments stay, and a later recording into the same folder numbers on after them. A push with
+ * a wrong stream key is cut off at once and leaves nothing.
  */
-export const recordTestStream = async (settings: TestStreamSettings, signal: AbortSignal) => {
+export const recordStream = async (settings: StreamRecordingSettings, signal: AbortSignal) => {
   await fs.promises.mkdir(settings.dir, { recursive: true });
   const startNumber = (await recordedSegments(settings.dir)).length;
-  const child = spawn('ffmpeg', testStreamArguments(settings, startNumber), {
+  const child = spawn('ffmpeg', recordingArguments(settings, startNumber), {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let progressText = '';
   let elapsedUs = 0;
+  let received = false;
   let errors = '';
   let stopping = false;
+  let refused: StreamRefused | undefined;
   child.stdout.on('data', (chunk: Buffer) => {
     progressText = (progressText + chunk.toString()).slice(-4000);
     const last = [...progressText.matchAll(/out_time_us=(\d+)/g)].at(-1)?.[1];
     if (last) elapsedUs = Math.max(elapsedUs, Number(last));
+    // The segment muxer reports no size: the first frame or tick of output time is the signal.
+    if (elapsedUs > 0 || /frame=[1-9]/.test(progressText)) received = true;
   });
   child.stderr.on('data', (chunk: Buffer) => {
     errors = (errors + chunk.toString()).slice(-4000);
+    refused ??= refusalIn(settings.input, errors);
+    if (refused) child.kill('SIGKILL');
   });
   const onAbort = () => child.kill('SIGKILL');
   signal.addEventListener('abort', onAbort, { once: true });
@@ -101,8 +101,15 @@ export const recordTestStream = async (settings: TestStreamSettings, signal: Abo
     child.on('close', (code, killedBy) => {
       signal.removeEventListener('abort', onAbort);
       if (signal.aborted) reject(signal.reason);
-      // ffmpeg answers an interrupt by closing its files and exiting 255.
-      else if (stopping) resolve();
+      else if (refused) {
+        const why = refused;
+        removeSegmentsFrom(settings.dir, startNumber).then(
+          () => reject(why),
+          () => reject(why),
+        );
+      }
+      // ffmpeg answers an interrupt by closing its files and exiting 255; a stream whose sender went away ends 0.
+      else if (stopping || (code === 0 && settings.input.kind !== 'test')) resolve();
       else
         reject(
           new Error(
@@ -115,26 +122,39 @@ export const recordTestStream = async (settings: TestStreamSettings, signal: Abo
   ended.catch(() => undefined);
   const recording: Recording = {
     elapsed: () => elapsedUs / 1e6,
+    receiving: () => received,
     stop: async () => {
       stopping = true;
       child.kill('SIGINT');
       const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await ended.finally(() => clearTimeout(kill));
+      await ended.catch(() => undefined).finally(() => clearTimeout(kill));
     },
     ended,
   };
   return recording;
 };
 
+/** The file a recording is joined into (the StreamIngestService's `recordingFormat`). */
+export type RecordingFormat = 'mp4' | 'ts' | 'mxf';
+
+/** How each recording format is written: the segments' picture as it is, the sound as the format takes it. */
+const JOINED: Readonly<Record<RecordingFormat, string[]>> = {
+  mp4: ['-c', 'copy', '-bsf:a', 'aac_adtstoasc', '-movflags', '+faststart', '-f', 'mp4'],
+  ts: ['-c', 'copy', '-f', 'mpegts'],
+  // MXF carries sound as 48 kHz PCM only.
+  mxf: ['-c:v', 'copy', '-c:a', 'pcm_s16le', '-ar', '48000', '-f', 'mxf'],
+};
+
 /**
- * Joins the segments of a recording into one MP4 (index first) without encoding again; `output` appears only
- * when complete. The recording time goes into its metadata, so two recordings of the same picture are two
- * files. Answers the number of segments joined; none is an error.
+ * Joins the segments of a recording into one file of `format` (MP4 by default, index first) without encoding
+ * the picture again; `output` appears only when complete. The recording time goes into its metadata, so two
+ * recordings of the same picture are two files. Answers the number of segments joined; none is an error.
  */
 export const joinSegments = async (options: {
   dir: string;
   output: string;
   recordedAt: Date;
+  format?: RecordingFormat;
   signal?: AbortSignal;
 }) => {
   // A segment ffmpeg was killed before writing into is empty: there is nothing of it to join.
@@ -147,14 +167,14 @@ export const joinSegments = async (options: {
     list,
     segments.map((file) => `file '${file.replace(/'/g, "'\\''")}'\n`).join(''),
   );
-  await writeAtomically(options.output, '.mp4', (temp) =>
+  const format = options.format ?? 'mp4';
+  await writeAtomically(options.output, `.${format}`, (temp) =>
     runTool(
       'ffmpeg',
       [
         ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list],
-        ...['-map', '0', '-c', 'copy', '-bsf:a', 'aac_adtstoasc'],
-        ...['-metadata', `creation_time=${options.recordedAt.toISOString()}`, '-movflags', '+faststart'],
-        ...['-f', 'mp4', temp],
+        ...['-map', '0', ...JOINED[format]],
+        ...['-metadata', `creation_time=${options.recordedAt.toISOString()}`, temp],
       ],
       { signal: options.signal },
     ).then(() => undefined),

@@ -152,13 +152,10 @@ export const agentProgressAnswerSchema = z.object({
   stop: z.boolean().optional(),
 });
 
-/** The stream endpoint types this cloud's agent can record, and why it cannot record the others. */
+/** The stream endpoint types this cloud's agent cannot record, and why. */
 export const STREAM_ENDPOINT_REFUSALS: Readonly<Record<string, string>> = {
   SdiEndpoint: 'SDI input needs capture hardware, which this edge server does not have',
   ZixiEndpoint: 'Zixi needs the vendor SDK, which this edge server does not have',
-  RtmpPushEndpoint: 'This agent does not record RTMP push streams yet',
-  SrtEndpoint: 'This agent does not record SRT streams yet',
-  HlsEndpoint: 'This agent does not record HLS streams yet',
 };
 
 export const agentUnprocessedFileSchema = z.strictObject({

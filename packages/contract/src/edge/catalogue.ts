@@ -197,6 +197,7 @@ export const SERVICE_TYPES: readonly ServiceType[] = [
     description: 'Records live streams and SDI inputs into the ingest queue',
     options: [
       number('segmentSeconds', 'Segment length (s)', 6),
+      number('signalLossSeconds', 'End a recording after a signal loss of (s)', 60),
       select('recordingFormat', 'Recording format', ['mp4', 'mxf', 'ts'], 'mp4'),
       flag('keepRecordings', 'Keep recordings on the edge', false),
     ],

@@ -1,0 +1,87 @@
+import type { Endpoint, IngestQueueItem } from '@media/contract';
+import { and, eq } from 'drizzle-orm';
+import { endpoints, services } from '../src/modules/edge/tables.ts';
+import { ingestQueueItems } from '../src/modules/ingest/tables.ts';
+import { makeArrivalsFolderRow } from '../src/seed/demo-edge.ts';
+import { type IngestWorld, makeIngestWorld, one } from './agent-ingest-world.ts';
+import type { ErrorBody, Results, World } from './harness.ts';
+
+/**
+ * An ingest world with a stream ingest service on its edge (2 s segments and the service options given) and an
+ * arrivals folder 'Live recordings' for its endpoints: the stream tests' common ground (issue 16).
+ */
+export const makeStreamWorld = async (name: string, serviceOptions: Record<string, string> = {}) => {
+  const x: IngestWorld = await makeIngestWorld(name);
+  const { db } = x.t.ctx;
+  const folder = await makeArrivalsFolderRow(db, {
+    accountId: x.w.account.id,
+    name: 'Live recordings',
+    typeId: 'standard',
+    options: { targetFolder: 'Arrivals' },
+  });
+  const service = one(
+    await db
+      .insert(services)
+      .values({
+        edgeServerId: x.edgeId,
+        name: 'Streams',
+        typeId: 'StreamIngestService',
+        serviceGroupId: 0,
+        options: Object.fromEntries(
+          Object.entries({ segmentSeconds: '2', ...serviceOptions }).map(([key, value]) => [key, { value }]),
+        ),
+      })
+      .returning(),
+  );
+
+  /** A stream endpoint of the service, online, feeding the arrivals folder; answers its id. */
+  const stream = async (endpointName: string, typeId: string, options: Record<string, string> = {}) =>
+    one(
+      await db
+        .insert(endpoints)
+        .values({
+          serviceId: service.id,
+          name: endpointName,
+          typeId,
+          accountId: x.w.account.id,
+          arrivalsFolderId: folder.id,
+          online: true,
+          options,
+        })
+        .returning(),
+    ).id;
+
+  /** The stream items of an endpoint in a status. */
+  const streamItems = (endpointId: number, status: string) =>
+    db
+      .select()
+      .from(ingestQueueItems)
+      .where(
+        and(
+          eq(ingestQueueItems.endpointId, endpointId),
+          eq(ingestQueueItems.isStream, true),
+          eq(ingestQueueItems.status, status),
+        ),
+      );
+
+  /** The one item an endpoint waits with for Start. */
+  const waitingItem = async (endpointId: number) => {
+    const [waiting] = await streamItems(endpointId, 'actionRequired');
+    if (!waiting) throw new Error(`no item of endpoint ${endpointId} waits for Start`);
+    return waiting;
+  };
+
+  const row = async (id: number) =>
+    one(await db.select().from(ingestQueueItems).where(eq(ingestQueueItems.id, id)));
+
+  /** An ingest action (start, stop...) on an item, as a person of the world asks for it. */
+  const act = (client: World['admin']['client'], id: number, body: object) =>
+    client.post<Results<IngestQueueItem> & ErrorBody>(`/api/ingestQueueItems/${id}`, { id, ...body });
+
+  const endpointOf = async (id: number) =>
+    (await x.w.accountManager.client.get<Results<Endpoint>>(`/api/endpoints/${id}`)).body.results;
+
+  return { x, serviceId: service.id, stream, streamItems, waitingItem, row, act, endpointOf };
+};
+
+export type StreamWorld = Awaited<ReturnType<typeof makeStreamWorld>>;
