@@ -23,7 +23,7 @@ export const one = <T>(rows: T[]): T => {
 };
 
 export type Ffprobe = {
-  format: { duration: string };
+  format: { duration: string; format_name?: string };
   streams: {
     codec_type: string;
     codec_name: string;

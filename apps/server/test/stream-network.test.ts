@@ -34,7 +34,12 @@ describe(`pushed and pulled streams recorded by the edge agent (${testDriver()})
   const passphrase = 'a passphrase of the studio';
 
   beforeAll(async () => {
-    s = await makeStreamWorld('streams', { signalLossSeconds: '4' });
+    // MXF recordings kept on the edge too: the service's options reach the recording.
+    s = await makeStreamWorld('streams', {
+      signalLossSeconds: '4',
+      recordingFormat: 'mxf',
+      keepRecordings: 'true',
+    });
     x = s.x;
     for (const key of ['rtmp', 'srtListener', 'srtCaller', 'field'] as const) ports[key] = await freePort();
     await new Promise<void>((resolve) => held.listen(0, '0.0.0.0', resolve));
@@ -187,5 +192,10 @@ describe(`pushed and pulled streams recorded by the edge agent (${testDriver()})
     const out = ffprobe((await x.servedProxy(item.id)).file);
     // Both parts, without the break between them.
     expect(Math.abs(Number(out.format.duration) - 6)).toBeLessThanOrEqual(1);
+    // The edge keeps the MXF recording, named as the item.
+    const kept = path.join(x.work, 'state', 'recordings', `${done.sourceName}.mxf`);
+    const probed = ffprobe(kept);
+    expect(probed.format.format_name).toBe('mxf');
+    expect(Math.abs(Number(probed.format.duration) - Number(out.format.duration))).toBeLessThanOrEqual(0.5);
   }, 90_000);
 });

@@ -61,6 +61,16 @@ describe('recording a test stream', () => {
     expect(streamOf(info, 'audio')?.codec_name).toBe('aac');
     expect(Number(info.format.duration)).toBeGreaterThan(3);
     expect(Number(info.format.duration)).toBeLessThan(5.5);
+    // The other recording formats: MPEG-TS as recorded, MXF with its sound as 48 kHz PCM.
+    for (const format of ['ts', 'mxf'] as const) {
+      const joined = path.join(folder, `recording.${format}`);
+      await joinSegments({ dir: folder, output: joined, recordedAt: new Date(), format });
+      const probed = ffprobe(joined);
+      expect(probed.format.format_name).toBe(format === 'ts' ? 'mpegts' : 'mxf');
+      expect(streamOf(probed, 'video')?.codec_name).toBe('h264');
+      expect(streamOf(probed, 'audio')?.codec_name).toBe(format === 'ts' ? 'aac' : 'pcm_s16le');
+      expect(Math.abs(Number(probed.format.duration) - Number(info.format.duration))).toBeLessThan(0.5);
+    }
   });
 
   it('refuses to join a recording that has no segment', async () => {
