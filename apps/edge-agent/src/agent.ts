@@ -19,7 +19,7 @@ import { ProbeCache } from './probe-cache.ts';
 import { PublishWorker } from './publish.ts';
 import { queueIdOf, SettleTracker } from './scanner.ts';
 import { type EndpointHealth, type FileSource, openSource } from './sources/index.ts';
-import { StreamRecorders } from './stream.ts';
+import { StreamRecorders } from './stream-recorders.ts';
 
 export const AGENT_VERSION = '0.3.0';
 /** The endpoint types this agent can read or record. */

@@ -1,7 +1,7 @@
 import dgram from 'node:dgram';
 import net from 'node:net';
-import { type AgentEndpoint, type EndpointReport, STREAM_ENDPOINT_REFUSALS } from '@media/contract';
-import { RTMP_APP, type StreamInput } from '@media/media-tools';
+import { type AgentEndpoint, type EndpointReport, RTMP_APP, STREAM_ENDPOINT_REFUSALS } from '@media/contract';
+import type { StreamInput } from '@media/media-tools';
 import { positive } from './options.ts';
 
 /** The stream endpoint types this agent records (the others are reported as errors, with the reason). */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentEndpoint, AgentQueueItem, EndpointReport } from '@media/contract';
+import type { AgentEndpoint, AgentQueueItem } from '@media/contract';
 import {
   joinSegments,
   type Recording,
@@ -14,52 +14,12 @@ import { type CloudClient, CloudError } from './cloud.ts';
 import { type IngestEnvironment, ingestItem } from './ingest.ts';
 import { positive } from './options.ts';
 import type { FileSource } from './sources/index.ts';
-import {
-  isRecordedStreamType,
-  REFUSAL_SHOWN_MS,
-  type SignalState,
-  streamInputOf,
-  streamReadiness,
-  waitingFor,
-} from './stream-endpoints.ts';
+import { type SignalState, streamInputOf } from './stream-endpoints.ts';
 
 /** How often a recording reports its seconds and bytes, and hears whether a person asked it to stop. */
 const RECORDING_REPORT_MS = 500;
 /** How long a signal may be gone before the recording ends with what it has (the service's default). */
 const SIGNAL_LOSS_SECONDS = 60;
-/** How long a readiness check (a port, a playlist) is reused. */
-const READINESS_TTL_MS = 10_000;
-
-/**
- * What the heartbeat reports of a stream endpoint, which is no file source: one this agent cannot record is
- * an `error` saying why (DESIGN: nothing pretends); one recording says whether its signal is there and
- * whether it refused a push; one waiting says whether it could record (its port free, its playlist there).
- */
-export const streamEndpointReport = (
-  endpoint: AgentEndpoint,
-  signal: SignalState | undefined,
-  readiness: EndpointReport | undefined,
-): EndpointReport => {
-  const input = streamInputOf(endpoint);
-  const report = (status: EndpointReport['status'], message: string, online = true): EndpointReport => ({
-    endpointId: endpoint.id,
-    online,
-    status,
-    message,
-  });
-  if ('error' in input) return report('error', input.error, false);
-  if (signal) {
-    if (signal.refusedAt && Date.now() - signal.refusedAt < REFUSAL_SHOWN_MS)
-      return report('warning', 'Recording; refused a push with a wrong stream key');
-    return signal.receiving ? report('ok', 'Recording') : report('warning', waitingFor(input));
-  }
-  return readiness ?? report('ok', 'Ready: starts recording on Start');
-};
-
-/** The name of a new recording of an endpoint: the endpoint's name and the time the item was made. */
-export const recordingName = (endpoint: AgentEndpoint, at = new Date()) =>
-  `${endpoint.name} ${at.toISOString().slice(0, 19).replace('T', ' ').replace(/:/g, '-')}`;
-
 const line = (text: string) => `${new Date().toISOString()} ${text}\n`;
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -95,6 +55,7 @@ export const recordStreamItem = async (
   stopping: AbortSignal,
   options: { resumed?: 'restart' | 'retry'; signal?: SignalState } = {},
 ): Promise<boolean> => {
+  const schedule = item.schedule ?? null;
   const { cloud } = env;
   const dir = path.join(env.stateDir, 'work', `stream-${item.id}`);
   const controller = new AbortController();
@@ -108,7 +69,18 @@ export const recordStreamItem = async (
     const input = streamInputOf(endpoint);
     if ('error' in input) throw new Error(input.error);
     const resumed = options.resumed !== undefined && fs.existsSync(dir);
-    const stopAsked = await recordUntilStop(cloud, item, endpoint, input, dir, controller, resumed, recorder);
+    const endAt = await scheduledEnd(dir, schedule, resumed);
+    const stopAsked = await recordUntilStop(
+      cloud,
+      item,
+      endpoint,
+      input,
+      dir,
+      controller,
+      resumed,
+      recorder,
+      endAt,
+    );
     if (!stopAsked) {
       settled = !stopping.aborted;
       return settled;
@@ -136,8 +108,9 @@ export const recordStreamItem = async (
         ),
       });
     }
+    // Kept before the ingest: the edge's copy is there even when the ingest fails.
+    if (endpoint.serviceOptions.keepRecordings === 'true') await keepRecording(env, item, output);
     settled = await ingestItem(env, item, endpoint, recordedFile(output), stopping, options);
-    if (settled && endpoint.serviceOptions.keepRecordings === 'true') await keepRecording(env, item, output);
     return settled;
   } catch (error) {
     if (controller.signal.aborted) {
@@ -166,6 +139,27 @@ export const recordStreamItem = async (
     if (left) await left.ended.catch(() => undefined);
     if (settled) await fs.promises.rm(dir, { recursive: true, force: true });
   }
+};
+
+/**
+ * When a schedule's recording ends, kept in its folder at its start: the item's duration then counts the
+ * seconds recorded, so after an agent restart the end comes from the folder.
+ */
+const scheduledEnd = async (
+  dir: string,
+  schedule: AgentQueueItem['schedule'],
+  resumed: boolean,
+): Promise<number | undefined> => {
+  const file = path.join(dir, 'ends-at');
+  if (resumed) {
+    const kept = Number(await fs.promises.readFile(file, 'utf8').catch(() => ''));
+    if (kept > 0) return kept;
+  }
+  if (!schedule?.endAt) return undefined;
+  const endAt = Date.parse(schedule.endAt);
+  await fs.promises.mkdir(dir, { recursive: true });
+  await fs.promises.writeFile(file, String(endAt));
+  return endAt;
 };
 
 /** The service's recording format: MP4 unless it asks for MPEG-TS or MXF. */
@@ -215,24 +209,30 @@ const recordUntilStop = async (
   controller: AbortController,
   resumed: boolean,
   recorder: Recorder,
+  endAt: number | undefined,
 ): Promise<boolean> => {
   const segmentSeconds = positive(endpoint.serviceOptions.segmentSeconds, 6);
   const lossLimitMs = positive(endpoint.serviceOptions.signalLossSeconds, SIGNAL_LOSS_SECONDS) * 1000;
   const elapsedFile = path.join(dir, 'elapsed');
   // What earlier runs of this recording had (an agent restart): the seconds recorded on top of them.
   let before = resumed ? positive(await fs.promises.readFile(elapsedFile, 'utf8').catch(() => ''), 0) : 0;
-  if (!resumed) await fs.promises.rm(dir, { recursive: true, force: true });
+  if (!resumed) {
+    // A fresh recording starts from an empty folder (but for the schedule's end, written just now).
+    for (const name of await fs.promises.readdir(dir).catch(() => [] as string[]))
+      if (name !== 'ends-at') await fs.promises.rm(path.join(dir, name), { recursive: true, force: true });
+  }
   if (fs.existsSync(path.join(dir, `recording.${recordingFormatOf(endpoint)}`))) return true;
   const first = await cloud.reportProgress(item.id, {
     status: 'ingesting',
     progress: 0,
     recording: true,
     duration: before,
-    log: line(
-      resumed
-        ? `Recording of ${endpoint.name} goes on after an agent restart (${before.toFixed(1)} s recorded before)`
-        : `Recording of ${endpoint.name} started (${segmentSeconds} s segments)`,
-    ),
+    log:
+      line(
+        resumed
+          ? `Recording of ${endpoint.name} goes on after an agent restart (${before.toFixed(1)} s recorded before)`
+          : `Recording of ${endpoint.name} started (${segmentSeconds} s segments)`,
+      ) + (endAt ? line(`Scheduled: ends at ${new Date(endAt).toISOString()}`) : ''),
   });
   if (first.status !== 'ingesting') return false;
   const start = async () => {
@@ -277,10 +277,11 @@ const recordUntilStop = async (
       if (controller.signal.aborted) return false;
       current = await start();
     }
-    if (heard && lostSince !== undefined && Date.now() - lostSince > lossLimitMs) {
-      pending += line(
-        `No signal for ${Math.round(lossLimitMs / 1000)} s: the recording ends with what it has`,
-      );
+    const lostTooLong = heard && lostSince !== undefined && Date.now() - lostSince > lossLimitMs;
+    if (lostTooLong || (endAt !== undefined && Date.now() >= endAt)) {
+      pending += lostTooLong
+        ? line(`No signal for ${Math.round(lossLimitMs / 1000)} s: the recording ends with what it has`)
+        : line('The schedule ends');
       await cloud
         .reportProgress(item.id, { status: 'ingesting', recording: true, log: pending })
         .catch(() => {
@@ -315,83 +316,3 @@ const recordUntilStop = async (
   await current.recording.stop();
   return true;
 };
-
-/**
- * The stream side of an agent: which stream endpoints it records and reports, the item each one waits with for
- * Start, and the recordings under way (they do not count against the file ingests at a time).
- */
-export class StreamRecorders {
-  /** Recordings under way: item id to its endpoint id and what it hears. */
-  private readonly running = new Map<number, { endpointId: number; signal: SignalState }>();
-  private readonly inFlight = new Set<Promise<void>>();
-  /** Readiness checks of the endpoints not recording, reused for a few seconds. */
-  private readonly readiness = new Map<number, { at: number; key: string; report?: EndpointReport }>();
-
-  constructor(
-    private readonly env: IngestEnvironment,
-    private readonly stopping: AbortSignal,
-    /** `lost`: a recording whose outcome did not reach the cloud, to be taken up again. */
-    private readonly agent: { log: (message: string) => void; lost: () => void },
-  ) {}
-
-  async report(endpoint: AgentEndpoint): Promise<EndpointReport> {
-    const recording = [...this.running.values()].find((entry) => entry.endpointId === endpoint.id);
-    if (recording) return streamEndpointReport(endpoint, recording.signal, undefined);
-    const input = streamInputOf(endpoint);
-    if ('error' in input) return streamEndpointReport(endpoint, undefined, undefined);
-    const key = JSON.stringify(input);
-    let known = this.readiness.get(endpoint.id);
-    if (!known || known.key !== key || Date.now() - known.at > READINESS_TTL_MS) {
-      known = { at: Date.now(), key, report: await streamReadiness(endpoint, input) };
-      this.readiness.set(endpoint.id, known);
-    }
-    return streamEndpointReport(endpoint, undefined, known.report);
-  }
-
-  /** Each recordable stream endpoint that is online has an item waiting for Start (the cloud keeps one). */
-  async offer(endpoints: AgentEndpoint[], reports: EndpointReport[]) {
-    for (const endpoint of endpoints) {
-      if (!isRecordedStreamType(endpoint.typeId) || !endpoint.online) continue;
-      if (reports.find((report) => report.endpointId === endpoint.id)?.status !== 'ok') continue;
-      await this.env.cloud.registerItem({
-        endpointId: endpoint.id,
-        queueId: `stream-${endpoint.id}-${Date.now()}`,
-        sourceName: recordingName(endpoint),
-        isStream: true,
-      });
-    }
-  }
-
-  /** Starts recording the stream items a person started (queued) or that were recording before a restart. */
-  take(
-    items: AgentQueueItem[],
-    endpoints: Map<number, AgentEndpoint>,
-    options: { resumed?: 'restart' | 'retry' } = {},
-  ) {
-    for (const item of items) {
-      if (!item.isStream || this.running.has(item.id) || this.stopping.aborted) continue;
-      const endpoint = item.endpointId != null ? endpoints.get(item.endpointId) : undefined;
-      if (!endpoint || !isRecordedStreamType(endpoint.typeId)) continue;
-      const signal: SignalState = { receiving: false };
-      this.running.set(item.id, { endpointId: endpoint.id, signal });
-      // Its port is taken by the recording itself from now on: checked afresh once it ends.
-      this.readiness.delete(endpoint.id);
-      const run = recordStreamItem(this.env, item, endpoint, this.stopping, { ...options, signal })
-        .then((settled) => {
-          if (!settled && !this.stopping.aborted) this.agent.lost();
-        })
-        .catch((error: unknown) => this.agent.log(`recording of ${item.sourceName}: ${messageOf(error)}`))
-        .finally(() => {
-          this.running.delete(item.id);
-          this.readiness.delete(endpoint.id);
-          this.inFlight.delete(run);
-        });
-      this.inFlight.add(run);
-    }
-  }
-
-  /** Resolves when the recordings under way have ended. */
-  async idle() {
-    while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
-  }
-}

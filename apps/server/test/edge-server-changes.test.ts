@@ -61,7 +61,12 @@ describe(`edge servers: save, act and delete (${testDriver()})`, () => {
 
   it('saves the whole edge server: advanced options, support connection, type, and a site only its managers may set', async () => {
     const path = `/api/edgeServers/${ownEdge.id}`;
-    const advancedOptions = { logLevel: 'debug', maxConcurrentIngests: 4, uploadLimitMbps: 100 };
+    const advancedOptions = {
+      logLevel: 'debug',
+      maxConcurrentIngests: 4,
+      uploadLimitMbps: 100,
+      streamAddress: 'ingest.example.com',
+    };
     const saved = await owner.client.post<Results<Edge>>(path, {
       id: ownEdge.id,
       name: 'Cellar box',
@@ -71,6 +76,17 @@ describe(`edge servers: save, act and delete (${testDriver()})`, () => {
     });
     expect(saved.status).toBe(200);
     expect(saved.body.results.advancedOptions).toEqual(advancedOptions);
+    // An address for streams that is no host name or IP address is refused, changing nothing.
+    const badAddress = await owner.client.post<ErrorBody>(path, {
+      id: ownEdge.id,
+      name: 'Cellar box',
+      advancedOptions: { ...advancedOptions, streamAddress: 'rtmp://x/live' },
+    });
+    expect(badAddress.status).toBe(400);
+    expect(badAddress.body.error.message).toContain('Give a host name or an IP address');
+    expect((await owner.client.get<Results<Edge>>(path)).body.results.advancedOptions).toEqual(
+      advancedOptions,
+    );
     expect(
       (await owner.client.post(path, { id: ownEdge.id, name: 'Cellar box', siteId: w.site.id })).status,
     ).toBe(403);

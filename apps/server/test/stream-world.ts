@@ -2,6 +2,7 @@ import type { Endpoint, IngestQueueItem } from '@media/contract';
 import { and, eq } from 'drizzle-orm';
 import { endpoints, services } from '../src/modules/edge/tables.ts';
 import { ingestQueueItems } from '../src/modules/ingest/tables.ts';
+import type { DbOrTx } from '../src/platform/db/client.ts';
 import { makeArrivalsFolderRow } from '../src/seed/demo-edge.ts';
 import { type IngestWorld, makeIngestWorld, one } from './agent-ingest-world.ts';
 import type { ErrorBody, Results, World } from './harness.ts';
@@ -10,11 +11,16 @@ import type { ErrorBody, Results, World } from './harness.ts';
  * An ingest world with a stream ingest service on its edge (2 s segments and the service options given) and an
  * arrivals folder 'Live recordings' for its endpoints: the stream tests' common ground (issue 16).
  */
-export const makeStreamWorld = async (name: string, serviceOptions: Record<string, string> = {}) => {
-  const x: IngestWorld = await makeIngestWorld(name);
-  const { db } = x.t.ctx;
+/**
+ * A stream ingest service on an edge server (2 s segments and the options given), an arrivals folder 'Live
+ * recordings' of the account, and a way to add stream endpoints feeding it.
+ */
+export const addStreamService = async (
+  db: DbOrTx,
+  at: { accountId: number; edgeServerId: number; serviceOptions?: Record<string, string> },
+) => {
   const folder = await makeArrivalsFolderRow(db, {
-    accountId: x.w.account.id,
+    accountId: at.accountId,
     name: 'Live recordings',
     typeId: 'standard',
     options: { targetFolder: 'Arrivals' },
@@ -23,17 +29,19 @@ export const makeStreamWorld = async (name: string, serviceOptions: Record<strin
     await db
       .insert(services)
       .values({
-        edgeServerId: x.edgeId,
+        edgeServerId: at.edgeServerId,
         name: 'Streams',
         typeId: 'StreamIngestService',
         serviceGroupId: 0,
         options: Object.fromEntries(
-          Object.entries({ segmentSeconds: '2', ...serviceOptions }).map(([key, value]) => [key, { value }]),
+          Object.entries({ segmentSeconds: '2', ...at.serviceOptions }).map(([key, value]) => [
+            key,
+            { value },
+          ]),
         ),
       })
       .returning(),
   );
-
   /** A stream endpoint of the service, online, feeding the arrivals folder; answers its id. */
   const stream = async (endpointName: string, typeId: string, options: Record<string, string> = {}) =>
     one(
@@ -43,13 +51,25 @@ export const makeStreamWorld = async (name: string, serviceOptions: Record<strin
           serviceId: service.id,
           name: endpointName,
           typeId,
-          accountId: x.w.account.id,
+          accountId: at.accountId,
           arrivalsFolderId: folder.id,
           online: true,
           options,
         })
         .returning(),
     ).id;
+  return { serviceId: service.id, stream };
+};
+
+/** An ingest world whose edge has a stream ingest service (addStreamService): the stream tests' common ground. */
+export const makeStreamWorld = async (name: string, serviceOptions: Record<string, string> = {}) => {
+  const x: IngestWorld = await makeIngestWorld(name);
+  const { db } = x.t.ctx;
+  const { serviceId, stream } = await addStreamService(db, {
+    accountId: x.w.account.id,
+    edgeServerId: x.edgeId,
+    serviceOptions,
+  });
 
   /** The stream items of an endpoint in a status. */
   const streamItems = (endpointId: number, status: string) =>
@@ -81,7 +101,7 @@ export const makeStreamWorld = async (name: string, serviceOptions: Record<strin
   const endpointOf = async (id: number) =>
     (await x.w.accountManager.client.get<Results<Endpoint>>(`/api/endpoints/${id}`)).body.results;
 
-  return { x, serviceId: service.id, stream, streamItems, waitingItem, row, act, endpointOf };
+  return { x, serviceId, stream, streamItems, waitingItem, row, act, endpointOf };
 };
 
 export type StreamWorld = Awaited<ReturnType<typeof makeStreamWorld>>;

@@ -23,6 +23,7 @@ export * from './edge/catalogue.ts';
 export * from './edge/edge.ts';
 export * from './edge/links.ts';
 export * from './edge/status-widget.ts';
+export * from './edge/stream-address.ts';
 export * from './events/backoff.ts';
 export * from './events/channels.ts';
 export * from './events/events.ts';

@@ -17,7 +17,7 @@ export { joinSegments, recordedBytes, recordedSegments, recordingArguments, reco
 export type { RenderJob, RenderPiece } from './render.ts';
 export { renderEdl, renderedDuration, renderFilter } from './render.ts';
 export type { StreamInput } from './stream-input.ts';
-export { RTMP_APP, StreamRefused, streamInputAddress, streamInputArguments } from './stream-input.ts';
+export { StreamRefused, streamInputAddress, streamInputArguments } from './stream-input.ts';
 export type { StreamSender, StreamTarget } from './stream-sender.ts';
 export { sendTestStream } from './stream-sender.ts';
 export type { SubtitleFormat } from './subtitles.ts';

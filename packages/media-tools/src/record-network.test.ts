@@ -3,11 +3,11 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { RTMP_APP } from '@media/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   joinSegments,
   type Recording,
-  RTMP_APP,
   recordedSegments,
   recordStream,
   StreamRefused,

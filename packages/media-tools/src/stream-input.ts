@@ -26,9 +26,6 @@ export type StreamInput =
   /** An HLS playlist the agent pulls, from its live edge. */
   | { kind: 'hls'; url: string };
 
-/** The RTMP application every push goes to: `rtmp://{edge}:{port}/live`, with the endpoint's stream key. */
-export const RTMP_APP = 'live';
-
 /** The picture of a test stream (the TeststreamEndpoint's `pattern` option) as an ffmpeg lavfi source. */
 const PATTERNS: Readonly<Record<string, string>> = {
   bars: 'testsrc2',

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { DEFAULT_PASSWORD_RULES } from '@media/contract';
 import pino from 'pino';
 import { type BootstrapOutcome, bootstrap, generatePassword } from '../bootstrap.ts';
+import { startStreamSchedules } from '../modules/ingest/schedules.ts';
 import { startClipRendering } from '../modules/nodes/clip-render.ts';
 import { startPublishRuns } from '../modules/publishing/runs.ts';
 import { startUploadProcessing } from '../modules/uploads/processing.ts';
@@ -99,6 +100,7 @@ export const createContext = async (
   await startUploadProcessing(ctx);
   await startClipRendering(ctx);
   await startPublishRuns(ctx);
+  await startStreamSchedules(ctx);
   let demo: StartedContext['demo'];
   if (config.seedDemo) {
     const password = config.demoPassword ?? generatePassword(DEFAULT_PASSWORD_RULES);

@@ -73,8 +73,13 @@ export const useEdgeServers = (scope: EdgeScope, type: string) => {
 const fetchEdgeServer = (id: number) => apiFetch<EdgeServer>(`/api/edgeServers/${id}`);
 const fetchService = (id: number) => apiFetch<Service>(`/api/services/${id}`);
 
+/** An edge server; `0` (not known yet) asks for nothing. */
 export const useEdgeServer = (id: number) =>
-  useQuery({ queryKey: edgeServerKey(id), queryFn: () => apiFetch<EdgeServer>(`/api/edgeServers/${id}`) });
+  useQuery({
+    queryKey: edgeServerKey(id),
+    queryFn: () => apiFetch<EdgeServer>(`/api/edgeServers/${id}`),
+    enabled: id > 0,
+  });
 
 export const useEdgeServerTypes = () =>
   useQuery({

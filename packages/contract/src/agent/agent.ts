@@ -107,6 +107,8 @@ export const agentQueueItemSchema = z.object({
   status: z.string(),
   isStream: z.boolean(),
   forced: z.boolean(),
+  /** A schedule's start and end (none: until Stop), which the agent keeps on its own clock. */
+  schedule: z.object({ startAt: z.iso.datetime(), endAt: z.iso.datetime().nullable() }).nullable().optional(),
 });
 export type AgentQueueItem = z.infer<typeof agentQueueItemSchema>;
 

@@ -26,6 +26,7 @@ import {
   serviceTemplateSchema,
 } from './edge.ts';
 import { EDGE_LINKS } from './links.ts';
+import { RTMP_APP, STREAM_ADDRESS_PLACEHOLDER, streamPushAddress } from './stream-address.ts';
 
 describe('edge page context (spec2 §2, §5)', () => {
   it('accepts cloud, site and user', () => {
@@ -284,5 +285,24 @@ describe('option values against their definitions', () => {
         },
       ),
     );
+  });
+});
+
+describe('where senders push a stream endpoint', () => {
+  it('gives the RTMP URL and key, the SRT listener address, and nothing for pulled or generated streams', () => {
+    expect(streamPushAddress('RtmpPushEndpoint', { port: 1936, streamKey: ' studio ' }, 'edge.tv')).toEqual({
+      url: `rtmp://edge.tv:1936/${RTMP_APP}`,
+      streamKey: 'studio',
+    });
+    expect(streamPushAddress('RtmpPushEndpoint', {}, '')).toEqual({
+      url: `rtmp://${STREAM_ADDRESS_PLACEHOLDER}:1935/${RTMP_APP}`,
+      streamKey: '',
+    });
+    expect(streamPushAddress('SrtEndpoint', { mode: 'listener', port: '9001' }, '10.0.0.5')).toEqual({
+      url: 'srt://10.0.0.5:9001',
+    });
+    expect(streamPushAddress('SrtEndpoint', { mode: 'caller', port: '9001' }, 'edge.tv')).toBeUndefined();
+    expect(streamPushAddress('HlsEndpoint', { url: 'http://x' }, 'edge.tv')).toBeUndefined();
+    expect(streamPushAddress('TeststreamEndpoint', {}, 'edge.tv')).toBeUndefined();
   });
 });

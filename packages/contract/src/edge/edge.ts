@@ -62,6 +62,13 @@ export const edgeAdvancedOptionsSchema = z.strictObject({
   maxConcurrentIngests: z.number().int().min(1).max(32).default(2),
   /** 0 means no limit. */
   uploadLimitMbps: z.number().int().min(0).max(100_000).default(0),
+  /** The host name or address senders reach the edge server at: shown in its stream endpoints' push URLs. */
+  streamAddress: z
+    .string()
+    .trim()
+    .max(253)
+    .regex(/^[A-Za-z0-9.:[\]-]*$/, 'Give a host name or an IP address')
+    .default(''),
 });
 export type EdgeAdvancedOptions = z.infer<typeof edgeAdvancedOptionsSchema>;
 export const DEFAULT_EDGE_ADVANCED_OPTIONS: EdgeAdvancedOptions = edgeAdvancedOptionsSchema.parse({});

@@ -129,6 +129,14 @@ export const INGEST_MESSAGES = {
   idMismatch: 'The id in the body must match the address',
   aborted: 'Aborted',
   badPriorityMap: 'priorityMap must be a JSON object of endpoint ids to numbers',
+  /** Why a schedule did not start at its time (issue 16): the item fails with it. */
+  scheduleEdgeNotConnected: (edge: string) => `Edge server ${edge} was not connected at the scheduled start`,
+  scheduleEndpointGone: 'The schedule’s endpoint no longer exists',
+  scheduleEndpointOffline: (endpoint: string, why: string) =>
+    `Endpoint ${endpoint} was offline at the scheduled start: ${why}`,
+  scheduleEndpointBusy: (endpoint: string) =>
+    `Endpoint ${endpoint} was already recording at the scheduled start`,
+  scheduleNotTaken: (edge: string) => `Edge server ${edge} did not start the schedule before its end`,
 } as const;
 
 /** Status texts of the status display (spec2 §3, §8: pbnotconn1 pbnotconn2 reads 'Edge server not connected'). */

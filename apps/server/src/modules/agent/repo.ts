@@ -1,5 +1,5 @@
 import { accountPath } from '@media/contract';
-import { and, asc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { arrivalsFolders } from '../arrivals/tables.ts';
@@ -183,7 +183,13 @@ export const insertQueueItem = async (
   return { item: existing, created: false };
 };
 
-/** The edge's items in a status (waiting: queued; taken up again after an agent restart: ingesting), in the operators' order. */
+/** How far ahead an agent sees a schedule: it starts it on its own clock, at its time (issue 16). */
+export const SCHEDULE_LOOKAHEAD_SECONDS = 30;
+
+/**
+ * The edge's items in a status (waiting: queued; taken up again after an agent restart: ingesting), in the
+ * operators' order; a queued schedule only from shortly before its start time.
+ */
 export const queuedItems = (
   db: DbOrTx,
   edgeServerId: number,
@@ -191,14 +197,25 @@ export const queuedItems = (
   status: 'queued' | 'ingesting' = 'queued',
 ) =>
   db
-    .select(agentItemColumns)
+    .select({
+      ...agentItemColumns,
+      isSchedule: ingestQueueItems.isSchedule,
+      scheduledStartTime: ingestQueueItems.scheduledStartTime,
+      duration: ingestQueueItems.duration,
+    })
     .from(ingestQueueItems)
     .where(
       and(
         eq(ingestQueueItems.edgeServerId, edgeServerId),
         eq(ingestQueueItems.status, status),
-        // A schedule is not the agent's before its start time.
-        eq(ingestQueueItems.isSchedule, false),
+        or(
+          eq(ingestQueueItems.isSchedule, false),
+          eq(ingestQueueItems.status, 'ingesting'),
+          lte(
+            ingestQueueItems.scheduledStartTime,
+            sql`now() + make_interval(secs => ${SCHEDULE_LOOKAHEAD_SECONDS})`,
+          ),
+        ),
       ),
     )
     .orderBy(asc(ingestQueueItems.rank), asc(ingestQueueItems.id))

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import {
   AGENT_THUMBNAIL_MAX_BYTES,
   type AgentConfiguration,
+  type AgentQueueItem,
   type agentQueueItemProgressSchema,
   CHANNELS,
   DEFAULT_EDGE_ADVANCED_OPTIONS,
@@ -24,6 +25,7 @@ import type { DbOrTx } from '../../platform/db/client.ts';
 import { AppError, badRequest, notFound, unauthenticated } from '../../platform/errors.ts';
 import { storeStream } from '../../platform/storage.ts';
 import { recordEndpointRecording, recordEndpointReports } from '../edge/service.ts';
+import { publishItemChanges } from '../ingest/live.ts';
 import { addIngestedMedia, arrivalsFolderPath } from '../nodes/service.ts';
 import { listItemFiles } from './item-files.ts';
 import * as repo from './repo.ts';
@@ -46,14 +48,11 @@ const edgeListChannels = (edge: AgentEdge) => [
   ...(edge.siteId != null ? [CHANNELS.edgeServers('site', edge.siteId)] : []),
 ];
 
-const publishQueueChange = async (
+const publishQueueChange = (
   ctx: AppContext,
   edge: AgentEdge,
   item: { id: number; accountId: number | null },
-) => {
-  await ctx.publish(CHANNELS.edgeIngestQueue(edge.id), [item.id]);
-  if (item.accountId != null) await ctx.publish(CHANNELS.accountIngestQueue(item.accountId), [item.id]);
-};
+) => publishItemChanges(ctx, [{ ...item, edgeServerId: edge.id }]);
 
 export const heartbeat = async (options: {
   ctx: AppContext;
@@ -178,7 +177,24 @@ export const queuedItems = async (options: {
   status?: 'queued' | 'ingesting';
 }) =>
   (await repo.queuedItems(options.ctx.db, options.edge.id, options.limit, options.status)).map(
-    ({ accountId: _accountId, arrivalsFolderId: _folderId, ...item }) => item,
+    ({
+      accountId: _accountId,
+      arrivalsFolderId: _folderId,
+      isSchedule,
+      scheduledStartTime,
+      duration,
+      ...item
+    }): AgentQueueItem => ({
+      ...item,
+      // A schedule's times: the agent starts and ends it on its own clock.
+      schedule:
+        isSchedule && scheduledStartTime
+          ? {
+              startAt: scheduledStartTime.toISOString(),
+              endAt: duration ? new Date(scheduledStartTime.getTime() + duration * 1000).toISOString() : null,
+            }
+          : null,
+    }),
   );
 
 const requireItem = async (ctx: AppContext, edge: AgentEdge, id: number) => {

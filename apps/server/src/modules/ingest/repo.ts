@@ -249,6 +249,16 @@ export const updateItem = (db: DbOrTx, id: number, change: ItemChange) =>
     .set({ ...change, version: sql`nextval('ingest_queue_version')` })
     .where(eq(ingestQueueItems.id, id));
 
+/** Changes an item only while it is in `status`; answers whether it did. */
+export const updateItemInStatus = async (db: DbOrTx, id: number, status: string, change: ItemChange) =>
+  (
+    await db
+      .update(ingestQueueItems)
+      .set({ ...change, version: sql`nextval('ingest_queue_version')` })
+      .where(and(eq(ingestQueueItems.id, id), eq(ingestQueueItems.status, status)))
+      .returning({ id: ingestQueueItems.id })
+  ).length > 0;
+
 export const markDeleted = (db: DbOrTx, ids: number[]) =>
   db
     .update(ingestQueueItems)

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import {
-  CHANNELS,
   canAbort,
   canChangeStatus,
   canEdit,
@@ -16,14 +15,15 @@ import {
 } from '@media/contract';
 import sharp from 'sharp';
 import type { Actor } from '../../platform/auth/actor.ts';
-import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { mayManageEdgeServer } from '../../platform/permissions.ts';
 import { readStored } from '../../platform/storage.ts';
+import { publishItemChanges } from './live.ts';
 import { toItems } from './presenter.ts';
 import { type Call, factsOf, mayManageAccount, type QueueOwner, requireQueue } from './queues.ts';
 import * as repo from './repo.ts';
+import { queueScheduleJobs } from './schedules.ts';
 
 export { listQueue, mayManageAccount, type QueueOwner, queueActions, requireQueue } from './queues.ts';
 
@@ -48,20 +48,6 @@ const requireItems = async (db: DbOrTx, actor: Actor, ids: number[]) => {
   });
   for (const item of items) await requireItemRight(db, actor, item);
   return items;
-};
-
-const publishItems = async (
-  ctx: AppContext,
-  items: { id: number; edgeServerId: number; accountId: number | null }[],
-) => {
-  const byChannel = new Map<string, number[]>();
-  const add = (channel: string, id: number) =>
-    byChannel.set(channel, [...(byChannel.get(channel) ?? []), id]);
-  for (const item of items) {
-    add(CHANNELS.edgeIngestQueue(item.edgeServerId), item.id);
-    if (item.accountId != null) add(CHANNELS.accountIngestQueue(item.accountId), item.id);
-  }
-  for (const [channel, ids] of byChannel) await ctx.publish(channel, ids);
 };
 
 /** spec2 §4's table; streams cannot change status by hand; 'abort' fails an ingesting file with 'Aborted'. */
@@ -156,30 +142,37 @@ export const updateItem = async ({ ctx, actor, id, update }: Call<{ id: number; 
         priority: schedulePriority(start),
         ...(update.duration !== undefined ? { duration: update.duration } : {}),
       };
-      if (item.isSchedule) change = { ...names, ...schedule };
-      else {
-        answerId = await repo.insertSchedule(ctx.db, {
-          edgeServerId: item.edgeServerId,
-          endpointId: item.endpointId,
-          accountId: item.accountId,
-          arrivalsFolderId: item.arrivalsFolderId,
-          queueId: `schedule-${item.queueId}-${Math.floor(start.getTime() / 1000)}`,
-          status: 'queued',
-          isStream: true,
-          isSchedule: true,
-          sourceName: item.sourceName,
-          reelName: names.reelName ?? item.reelName,
-          diskLabel: names.diskLabel ?? item.diskLabel,
-          clipName: names.clipName ?? item.clipName,
-          duration: update.duration ?? null,
-          ...schedule,
-        });
-      }
+      // The schedule and the jobs that start and end it are written together.
+      answerId = await ctx.db.transaction(async (tx) => {
+        let scheduleId = id;
+        if (item.isSchedule) await repo.updateItem(tx, id, { ...names, ...schedule });
+        else
+          scheduleId = await repo.insertSchedule(tx, {
+            edgeServerId: item.edgeServerId,
+            endpointId: item.endpointId,
+            accountId: item.accountId,
+            arrivalsFolderId: item.arrivalsFolderId,
+            queueId: `schedule-${item.queueId}-${Math.floor(start.getTime() / 1000)}`,
+            status: 'queued',
+            isStream: true,
+            isSchedule: true,
+            sourceName: item.sourceName,
+            reelName: names.reelName ?? item.reelName,
+            diskLabel: names.diskLabel ?? item.diskLabel,
+            clipName: names.clipName ?? item.clipName,
+            duration: update.duration ?? null,
+            ...schedule,
+          });
+        const duration =
+          update.duration !== undefined ? update.duration : item.isSchedule ? item.duration : null;
+        await queueScheduleJobs(ctx, tx, { id: scheduleId, start, duration });
+        return scheduleId;
+      });
       break;
     }
   }
   if (Object.keys(change).length) await repo.updateItem(ctx.db, id, change);
-  await publishItems(ctx, [{ ...item, id: answerId }]);
+  await publishItemChanges(ctx, [{ ...item, id: answerId }]);
   const [answer] = await toItems(ctx.db, [(await repo.findItem(ctx.db, answerId)) as repo.ItemRow]);
   return answer as IngestQueueItem;
 };
@@ -202,7 +195,7 @@ export const changeStatuses = async ({
     for (const [index, item] of items.entries())
       await repo.updateItem(tx, item.id, changes[index] as repo.ItemChange);
   });
-  await publishItems(ctx, items);
+  await publishItemChanges(ctx, items);
   return toItems(
     ctx.db,
     await repo.findItems(
@@ -222,7 +215,7 @@ export const trashItem = async ({ ctx, actor, id }: Call<{ id: number }>) => {
   const items = await requireItems(ctx.db, actor, [id]);
   for (const item of items) requireTrashable(item);
   await repo.markDeleted(ctx.db, [id]);
-  await publishItems(ctx, items);
+  await publishItemChanges(ctx, items);
   return { ok: true as const };
 };
 
@@ -259,7 +252,7 @@ export const trashItems = async ({
   await ctx.db.transaction((tx) =>
     mode === 'purge' ? repo.deleteItems(tx, itemIds) : repo.markDeleted(tx, itemIds),
   );
-  await publishItems(ctx, items);
+  await publishItemChanges(ctx, items);
   return { ok: true as const };
 };
 
@@ -296,7 +289,7 @@ export const setRanks = async ({
   await ctx.db.transaction(async (tx) => {
     for (const entry of ranks) await repo.updateItem(tx, entry.queueItemId, { rank: entry.rank });
   });
-  await publishItems(ctx, rows);
+  await publishItemChanges(ctx, rows);
   return { ok: true as const };
 };
 

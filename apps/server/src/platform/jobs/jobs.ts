@@ -13,7 +13,12 @@ export type Jobs = {
    * loses its job and a rolled-back one leaves none. Pass the transaction of the change (`db` itself
    * only for work that goes with no change).
    */
-  send: <Data extends object>(db: DbOrTx, queue: JobQueue<Data>, data: Data[]) => Promise<void>;
+  send: <Data extends object>(
+    db: DbOrTx,
+    queue: JobQueue<Data>,
+    data: Data[],
+    options?: { startAfter?: Date },
+  ) => Promise<void>;
   /** Creates (or updates) the queue and runs its jobs on this instance, `concurrency` at once (1). */
   work: <Data extends object>(
     queue: JobQueue<Data>,
@@ -131,13 +136,17 @@ export const createJobs = async (options: {
   };
 
   return {
-    send: async (db, queue, data) => {
+    send: async (db, queue, data, sendOptions = {}) => {
       const worker = workers.get(queue.name);
       // The queue is created by work(); a job sent before would be dropped by pg-boss without a word.
       if (!worker) throw new Error(`No worker runs the ${queue.name} queue`);
       if (!data.length) return;
       await boss.insert(
-        data.map((item) => ({ name: queue.name, data: item })),
+        data.map((item) => ({
+          name: queue.name,
+          data: item,
+          ...(sendOptions.startAfter ? { startAfter: sendOptions.startAfter } : {}),
+        })),
         { db: transactionExecutor(db) },
       );
       // On PGlite the worker's fetch waits for the transaction and finds the jobs as it commits; on

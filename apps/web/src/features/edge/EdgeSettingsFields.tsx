@@ -1,9 +1,21 @@
-import { Button, Collapse, NumberInput, Select, SimpleGrid, Stack } from '@mantine/core';
-import { EDGE_LOG_LEVELS, EDGE_MESSAGES, type EdgeAdvancedOptions, type Me } from '@media/contract';
+import { Button, Collapse, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import {
+  EDGE_LOG_LEVELS,
+  EDGE_MESSAGES,
+  type EdgeAdvancedOptions,
+  edgeAdvancedOptionsSchema,
+  type Me,
+} from '@media/contract';
 import { useId } from 'react';
 import { useMe } from '../../api/auth.ts';
 import { ALL_ROWS, useOrgList } from '../../api/organisation.ts';
 import { managedSites } from './edge-page.ts';
+
+/** What is wrong with an address for streams, in the contract's words; undefined when it is fine. */
+const streamAddressError = (value: string) => {
+  const parsed = edgeAdvancedOptionsSchema.shape.streamAddress.safeParse(value);
+  return parsed.success ? undefined : parsed.error.issues[0]?.message;
+};
 
 export type EdgeSettings = { siteId: number | null; advancedOptions: EdgeAdvancedOptions };
 
@@ -36,7 +48,7 @@ const SiteSelect = (props: {
   );
 };
 
-/** The site and the advanced options (log level, concurrent ingests, upload limit) of an edge card. */
+/** The site and the advanced options (log level, concurrent ingests, upload limit, stream address) of an edge card. */
 export const EdgeSettingsFields = (props: {
   value: EdgeSettings;
   onChange: (next: EdgeSettings) => void;
@@ -93,6 +105,15 @@ export const EdgeSettingsFields = (props: {
               allowDecimal={false}
               value={advanced.uploadLimitMbps}
               onChange={(next) => setAdvanced({ uploadLimitMbps: Number(next) || 0 })}
+            />
+            <TextInput
+              label="Address for streams"
+              description="The host name or IP address senders push to"
+              placeholder="edge.example.com"
+              maxLength={253}
+              value={advanced.streamAddress ?? ''}
+              error={streamAddressError(advanced.streamAddress ?? '')}
+              onChange={(event) => setAdvanced({ streamAddress: event.currentTarget.value })}
             />
           </SimpleGrid>
         </Collapse>

@@ -21,6 +21,7 @@ import {
   type OptionValue,
   requiredOptionsFilled,
 } from './OptionFields.tsx';
+import { StreamPushAddress } from './StreamPushAddress.tsx';
 import { useFollowServerValues } from './useFollowServerValues.ts';
 
 export type EndpointForm = Pick<
@@ -217,6 +218,7 @@ export const EndpointCard = (props: {
             form.setValue({ ...form.value, options: { ...form.value.options, [option]: value } })
           }
         />
+        <StreamPushAddress serviceId={props.serviceId} typeId={props.typeId} options={form.value.options} />
         <FormButtons
           state={form.state}
           dirty={!endpoint || form.dirty}
