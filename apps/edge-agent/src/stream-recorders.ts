@@ -1,4 +1,9 @@
-import type { AgentEndpoint, AgentQueueItem, EndpointReport } from '@media/contract';
+import {
+  type AgentEndpoint,
+  type AgentQueueItem,
+  capturesByItself,
+  type EndpointReport,
+} from '@media/contract';
 import type { IngestEnvironment } from './ingest.ts';
 import { recordStreamItem } from './stream.ts';
 import {
@@ -77,17 +82,24 @@ export class StreamRecorders {
     return streamEndpointReport(endpoint, undefined, known.report);
   }
 
-  /** Each recordable stream endpoint that is online has an item waiting for Start (the cloud keeps one). */
+  /**
+   * Each recordable stream endpoint that is online has an item waiting for Start (the cloud keeps one); one
+   * that captures by itself (autoCapture always, ondemand) starts recording it at once.
+   */
   async offer(endpoints: AgentEndpoint[], reports: EndpointReport[]) {
+    this.endpoints = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
     for (const endpoint of endpoints) {
       if (!isRecordedStreamType(endpoint.typeId) || !endpoint.online) continue;
       if (reports.find((report) => report.endpointId === endpoint.id)?.status !== 'ok') continue;
-      await this.env.cloud.registerItem({
+      const item = await this.env.cloud.registerItem({
         endpointId: endpoint.id,
         queueId: `stream-${endpoint.id}-${Date.now()}`,
         sourceName: recordingName(endpoint),
         isStream: true,
       });
+      const busy = [...this.running.values()].some((entry) => entry.endpointId === endpoint.id);
+      if (item.status === 'actionRequired' && capturesByItself(endpoint.options) && !busy)
+        this.begin(item, endpoint, {});
     }
   }
 
@@ -137,7 +149,13 @@ export class StreamRecorders {
     this.running.set(item.id, { endpointId: endpoint.id, signal });
     // Its port is taken by the recording itself from now on: checked afresh once it ends.
     this.readiness.delete(endpoint.id);
-    const run = recordStreamItem(this.env, item, endpoint, this.stopping, { ...options, signal })
+    const endWanted = () => {
+      const now = this.endpoints.get(endpoint.id);
+      return now?.online && now.status !== 'disabled'
+        ? undefined
+        : `Endpoint ${endpoint.name} was switched offline: the recording ends`;
+    };
+    const run = recordStreamItem(this.env, item, endpoint, this.stopping, { ...options, signal, endWanted })
       .then((settled) => {
         if (!settled && !this.stopping.aborted) this.agent.lost();
       })

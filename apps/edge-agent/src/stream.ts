@@ -53,7 +53,12 @@ export const recordStreamItem = async (
   item: AgentQueueItem,
   endpoint: AgentEndpoint,
   stopping: AbortSignal,
-  options: { resumed?: 'restart' | 'retry'; signal?: SignalState } = {},
+  options: {
+    resumed?: 'restart' | 'retry';
+    signal?: SignalState;
+    /** Why the recording should end now (its endpoint switched offline), asked twice a second. */
+    endWanted?: () => string | undefined;
+  } = {},
 ): Promise<boolean> => {
   const schedule = item.schedule ?? null;
   const { cloud } = env;
@@ -62,7 +67,7 @@ export const recordStreamItem = async (
   const onStop = () => controller.abort(new Gone('The agent is stopping'));
   if (stopping.aborted) return false;
   stopping.addEventListener('abort', onStop, { once: true });
-  const recorder: Recorder = { signal: options.signal ?? { receiving: false } };
+  const recorder: Recorder = { signal: options.signal ?? { receiving: false }, endWanted: options.endWanted };
   const format = recordingFormatOf(endpoint);
   let settled = false;
   try {
@@ -177,7 +182,7 @@ const keepRecording = async (env: IngestEnvironment, item: AgentQueueItem, file:
 };
 
 /** The recording under way of an item, and what it hears (shared with the endpoint's report). */
-type Recorder = { signal: SignalState; recording?: Recording };
+type Recorder = { signal: SignalState; recording?: Recording; endWanted?: () => string | undefined };
 
 /** How a recording's ffmpeg ended, once it has. */
 type Outcome = { ended: false } | { ended: true; error?: unknown };
@@ -278,10 +283,13 @@ const recordUntilStop = async (
       current = await start();
     }
     const lostTooLong = heard && lostSince !== undefined && Date.now() - lostSince > lossLimitMs;
-    if (lostTooLong || (endAt !== undefined && Date.now() >= endAt)) {
-      pending += lostTooLong
-        ? line(`No signal for ${Math.round(lossLimitMs / 1000)} s: the recording ends with what it has`)
-        : line('The schedule ends');
+    const endReason = lostTooLong
+      ? `No signal for ${Math.round(lossLimitMs / 1000)} s: the recording ends with what it has`
+      : endAt !== undefined && Date.now() >= endAt
+        ? 'The schedule ends'
+        : recorder.endWanted?.();
+    if (endReason) {
+      pending += line(endReason);
       await cloud
         .reportProgress(item.id, { status: 'ingesting', recording: true, log: pending })
         .catch(() => {

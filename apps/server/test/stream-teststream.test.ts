@@ -2,6 +2,7 @@ import { API_VERSIONS, INGEST_MESSAGES, STREAM_ENDPOINT_REFUSALS } from '@media/
 import type { EdgeAgent } from '@media/edge-agent';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpoints } from '../src/modules/edge/tables.ts';
 import { ingestQueueItems } from '../src/modules/ingest/tables.ts';
 import { ffprobe, type IngestWorld, videoOf } from './agent-ingest-world.ts';
 import { eventually, testDriver, type World } from './harness.ts';
@@ -152,4 +153,42 @@ describe(`test stream recorded by the edge agent (${testDriver()})`, () => {
     expect(Math.abs(Number(out.format.duration) - recorded)).toBeLessThanOrEqual(0.5);
     expect(Number(out.format.duration)).toBeLessThanOrEqual((resumed.duration ?? 0) + 2);
   }, 120_000);
+
+  it('records by itself when autoCapture says so: always lets people stop it, ondemand leaves them no control', async () => {
+    const always = await s.stream('Always bars', 'TeststreamEndpoint', { autoCapture: 'always' });
+    const onDemand = await s.stream('Demand bars', 'TeststreamEndpoint', { autoCapture: 'ondemand' });
+    const recordingOf = async (endpointId: number) => {
+      await agent.tick();
+      const [item] = await s.streamItems(endpointId, 'ingesting');
+      return item && (item.duration ?? 0) >= 2 ? item : undefined;
+    };
+    // Nobody pressed Start: both record.
+    const first = await eventually(() => recordingOf(always), 20_000);
+    const demanded = await eventually(() => recordingOf(onDemand), 20_000);
+    // People stop an always recording, and the next one begins by itself.
+    expect((await post(x.w.accountManager.client, first.id, { action: 'stop' })).status).toBe(200);
+    await eventually(async () => (await row(first.id)).status === 'ingested', 60_000);
+    const next = await eventually(async () => {
+      const item = await recordingOf(always);
+      return item && item.id !== first.id ? item : undefined;
+    }, 20_000);
+    expect(next.id).not.toBe(first.id);
+    // An ondemand recording is not people's to stop (nor to start).
+    const refused = await post(x.w.accountManager.client, demanded.id, { action: 'stop' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toBe(INGEST_MESSAGES.controlRefused);
+    expect((await row(demanded.id)).status).toBe('ingesting');
+    // Switching the endpoint offline ends it, with what it recorded.
+    await x.t.ctx.db.update(endpoints).set({ online: false }).where(eq(endpoints.id, onDemand));
+    await x.t.ctx.db.update(endpoints).set({ online: false }).where(eq(endpoints.id, always));
+    await agent.tick();
+    const ended = await eventually(async () => {
+      const item = await row(demanded.id);
+      return item.status === 'ingested' ? item : undefined;
+    }, 60_000);
+    expect(ended.log).toContain('Endpoint Demand bars was switched offline: the recording ends');
+    await eventually(async () => (await row(next.id)).status !== 'ingesting', 60_000);
+    await agent.idle();
+    expect(Number(ffprobe((await x.servedProxy(demanded.id)).file).format.duration)).toBeGreaterThan(2);
+  }, 150_000);
 });

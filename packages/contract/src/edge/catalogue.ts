@@ -56,7 +56,7 @@ const select = (
 });
 
 /** Every stream endpoint has a capture mode; spec2 §4: 'ondemand' leaves control to the agent. */
-const autoCapture = select('autoCapture', 'Capture', AUTO_CAPTURE_MODES, 'always');
+const autoCapture = select('autoCapture', 'Capture', AUTO_CAPTURE_MODES, 'scheduled');
 const fileMask = text('fileMask', 'File mask', { default: '*' });
 
 const ENDPOINT_TYPE_OPTIONS: Record<string, { name: string; options: OptionDefinition[] }> = {

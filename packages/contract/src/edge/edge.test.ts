@@ -13,6 +13,7 @@ import {
   serviceTypesForEdgeType,
 } from './catalogue.ts';
 import {
+  capturesByItself,
   EDGE_CONTEXTS,
   EDGE_NAME_MAX,
   EDGE_SERVER_TYPES,
@@ -304,5 +305,16 @@ describe('where senders push a stream endpoint', () => {
     expect(streamPushAddress('SrtEndpoint', { mode: 'caller', port: '9001' }, 'edge.tv')).toBeUndefined();
     expect(streamPushAddress('HlsEndpoint', { url: 'http://x' }, 'edge.tv')).toBeUndefined();
     expect(streamPushAddress('TeststreamEndpoint', {}, 'edge.tv')).toBeUndefined();
+  });
+});
+
+describe('which stream endpoints the agent records by itself', () => {
+  it('always and ondemand capture by themselves; scheduled (the default) waits for Start or a schedule', () => {
+    expect(capturesByItself({ autoCapture: 'always' })).toBe(true);
+    expect(capturesByItself({ autoCapture: 'ondemand' })).toBe(true);
+    expect(capturesByItself({ autoCapture: 'scheduled' })).toBe(false);
+    expect(capturesByItself({})).toBe(false);
+    const stream = findEndpointType('RtmpPushEndpoint');
+    expect(stream?.options.find((option) => option.name === 'autoCapture')?.default).toBe('scheduled');
   });
 });

@@ -278,8 +278,18 @@ export const endpointOptionsSchema = z.record(
   z.union([z.string().max(2000), z.number(), z.boolean()]),
 );
 
-/** spec2 §4: 'ondemand' capture leaves stream control to the agent. */
+/**
+ * spec2 §4: when a stream endpoint records. `scheduled`: on Start or a schedule only (the default); `always`:
+ * the agent records whenever the endpoint is online (Stop ends one recording and the next begins), and people
+ * may start and stop it too; `ondemand`: the agent records whenever the endpoint is online and leaves people no
+ * control (a push's signal decides what is in the recording).
+ */
 export const AUTO_CAPTURE_MODES = ['always', 'scheduled', 'ondemand'] as const;
+export type AutoCaptureMode = (typeof AUTO_CAPTURE_MODES)[number];
+
+/** Whether the agent starts an endpoint's recording by itself (autoCapture always or ondemand). */
+export const capturesByItself = (options: Readonly<Record<string, unknown>>) =>
+  options.autoCapture === 'always' || options.autoCapture === 'ondemand';
 
 export const endpointSchema = z.object({
   id: z.number().int(),

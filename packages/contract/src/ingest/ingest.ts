@@ -129,6 +129,7 @@ export const INGEST_MESSAGES = {
   idMismatch: 'The id in the body must match the address',
   aborted: 'Aborted',
   badPriorityMap: 'priorityMap must be a JSON object of endpoint ids to numbers',
+  controlRefused: 'This stream records on demand: the edge server starts and stops it, not people',
   /** Why a schedule did not start at its time (issue 16): the item fails with it. */
   scheduleEdgeNotConnected: (edge: string) => `Edge server ${edge} was not connected at the scheduled start`,
   scheduleEndpointGone: 'The schedule’s endpoint no longer exists',
@@ -172,6 +173,8 @@ export const ingestQueueItemSchema = z.object({
       serviceId: z.number().int(),
       category: z.enum(['source', 'stream', 'none']),
       status: z.enum(ENDPOINT_STATUSES),
+      /** spec2 §4: whether people may start and stop its stream (not when autoCapture is 'ondemand'). */
+      controllable: z.boolean(),
     })
     .nullable(),
   edgeServerId: z.number().int(),

@@ -223,8 +223,13 @@ export const queuedItems = (
 
 export const findAgentItem = async (db: DbOrTx, edgeServerId: number, id: number) => {
   const [row] = await db
-    .select({ ...agentItemColumns, stopRequestedAt: ingestQueueItems.stopRequestedAt })
+    .select({
+      ...agentItemColumns,
+      stopRequestedAt: ingestQueueItems.stopRequestedAt,
+      endpointOptions: endpoints.options,
+    })
     .from(ingestQueueItems)
+    .leftJoin(endpoints, eq(endpoints.id, ingestQueueItems.endpointId))
     .where(and(eq(ingestQueueItems.id, id), eq(ingestQueueItems.edgeServerId, edgeServerId)));
   return row;
 };

@@ -6,6 +6,7 @@ import {
   type AgentQueueItem,
   type agentQueueItemProgressSchema,
   CHANNELS,
+  capturesByItself,
   DEFAULT_EDGE_ADVANCED_OPTIONS,
   EDGE_CONNECTED_WITHIN_SECONDS,
   type EndpointReport,
@@ -219,6 +220,8 @@ export const reportProgress = async (options: {
   let change = options.change;
   const item = await requireItem(ctx, edge, id);
   const from = change.status === 'ingesting' ? ['queued', 'ingesting'] : ['ingesting', 'queued'];
+  // A stream whose endpoint captures by itself (autoCapture always, ondemand) is started by its agent.
+  if (item.isStream && capturesByItself(item.endpointOptions ?? {})) from.push('actionRequired');
   if (!from.includes(item.status))
     throw new AppError(ERROR_CODES.conflict, `The item is ${item.status}; it cannot become ${change.status}`);
   if (change.contentHash && change.status === 'ingesting') {
@@ -236,7 +239,7 @@ export const reportProgress = async (options: {
   }
   // An ingested file of an account lands in its media tree in the same transaction.
   const landed = await ctx.db.transaction(async (tx) => {
-    await repo.updateItemProgress(tx, id, change, { started: item.status === 'queued' });
+    await repo.updateItemProgress(tx, id, change, { started: item.status !== 'ingesting' });
     if (change.status !== 'ingested' || item.accountId == null) return undefined;
     return landIngestedItem(ctx, tx, id, change);
   });

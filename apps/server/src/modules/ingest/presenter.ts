@@ -1,5 +1,5 @@
 import type { EndpointStatus, IngestQueueItem, IngestStatus } from '@media/contract';
-import { endpointCategory } from '@media/contract';
+import { canControl, endpointCategory } from '@media/contract';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import * as repo from './repo.ts';
 
@@ -23,6 +23,7 @@ const toItem = (
           serviceId: row.endpointServiceId as number,
           category: endpointCategory(row.endpointTypeId ?? ''),
           status: row.endpointStatus as EndpointStatus,
+          controllable: canControl(row.endpointOptions ?? {}),
         }
       : null,
   edgeServerId: row.edgeServerId,

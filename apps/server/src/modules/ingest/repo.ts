@@ -111,6 +111,7 @@ const itemColumns = {
   endpointName: endpoints.name,
   endpointServiceId: endpoints.serviceId,
   endpointTypeId: endpoints.typeId,
+  endpointOptions: endpoints.options,
   endpointStatus: endpoints.status,
   serviceGroupId: services.serviceGroupId,
 };

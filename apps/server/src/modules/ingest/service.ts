@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   canAbort,
   canChangeStatus,
+  canControl,
   canEdit,
   canSchedule,
   canStartStream,
@@ -115,6 +116,7 @@ export const updateItem = async ({ ctx, actor, id, update }: Call<{ id: number; 
       break;
     case 'start':
       if (!canStartStream(facts)) throw badRequest(INGEST_MESSAGES.startRefused);
+      if (!canControl(item.endpointOptions ?? {})) throw badRequest(INGEST_MESSAGES.controlRefused);
       // The item waits for its edge server's agent, which records it from the moment it takes it.
       change = {
         ...change,
@@ -128,6 +130,7 @@ export const updateItem = async ({ ctx, actor, id, update }: Call<{ id: number; 
       break;
     case 'stop':
       if (!canStopStream(facts)) throw badRequest(INGEST_MESSAGES.stopRefused);
+      if (!canControl(item.endpointOptions ?? {})) throw badRequest(INGEST_MESSAGES.controlRefused);
       // The agent hears it at its next report, ends ffmpeg and ingests the recording; the item stays
       // ingesting until then.
       if (!item.stopRequestedAt) change = { ...change, stopRequestedAt: new Date() };

@@ -45,8 +45,8 @@ export const ItemActionsMenu = ({
   const statuses = changes.filter((to) => to !== 'abort');
   const entries = {
     sendToTop: canSendToTop(facts),
-    start: allowsAction(rules, 'start') && canStartStream(facts),
-    stop: allowsAction(rules, 'stop') && canStopStream(facts),
+    start: allowsAction(rules, 'start') && canStartStream(facts) && item.endpoint?.controllable !== false,
+    stop: allowsAction(rules, 'stop') && canStopStream(facts) && item.endpoint?.controllable !== false,
     abort: allowsAction(rules, 'abort') && changes.includes('abort') && canAbort(facts),
     edit: canEdit(facts),
     schedule: allowsAction(rules, 'reschedule') && canSchedule(facts),
