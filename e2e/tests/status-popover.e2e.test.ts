@@ -1,4 +1,10 @@
-import { STATUS_WIDGET_MESSAGES, type StatusItem, statusFetchFailed } from '@media/contract';
+import {
+  RTMP_APP,
+  STATUS_WIDGET_MESSAGES,
+  STREAM_ADDRESS_PLACEHOLDER,
+  type StatusItem,
+  statusFetchFailed,
+} from '@media/contract';
 import { describe, expect, it } from 'vitest';
 import { apiGet, csrf } from '../api.ts';
 import { newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
@@ -93,6 +99,13 @@ describe('status popover', () => {
       .waitFor();
     await endpointLink.click();
     await page.waitForURL(/\/edge\/\d+\/services\/\d+\/endpoints/);
+    // Its card says where to push (the demo edge has no address for streams yet).
+    const card = page.getByRole('article', { name: 'Endpoint Reporter RTMP push' });
+    await expect
+      .poll(() => card.getByTestId('stream-push-url').textContent())
+      .toBe(`rtmp://${STREAM_ADDRESS_PLACEHOLDER}:1935/${RTMP_APP}`);
+    expect(await card.getByTestId('stream-push-key').textContent()).toBe('reporter-7');
+    await screenshots(page, 'endpoint-push-address');
 
     // Nothing in error: 'Everything is OK' (the answer replaced by one where all is well).
     const fine: StatusItem[] = [

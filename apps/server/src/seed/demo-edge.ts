@@ -265,7 +265,7 @@ export const seedDemoEdge = async (db: DbOrTx, input: DemoEdgeInput) => {
     typeId: 'RtmpPushEndpoint',
     status: 'error',
     online: false,
-    options: { autoCapture: 'ondemand' },
+    options: { autoCapture: 'ondemand', streamKey: 'reporter-7' },
   });
   await makeEndpointRow(db, {
     serviceId: streamIngest.id,
