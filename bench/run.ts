@@ -8,6 +8,7 @@ import { runLongPollBenchmark } from './longpoll.ts';
 import { runMetadataBenchmark } from './metadata.ts';
 import { runNodesBenchmark } from './nodes.ts';
 import { runPublishBenchmark } from './publish.ts';
+import { runStreamsBenchmark } from './streams.ts';
 import { runWebSizeBenchmark } from './web-size.ts';
 
 type Benchmark = { name: string; title: string; run: () => Promise<void> };
@@ -44,6 +45,11 @@ const benchmarks: Benchmark[] = [
     name: 'publish',
     title: 'Publishing: a 60 s 1080p publish with a transcode against bare ffmpeg',
     run: runPublishBenchmark,
+  },
+  {
+    name: 'streams',
+    title: 'Streams: agent CPU per recorded 1080p stream, by segment length',
+    run: runStreamsBenchmark,
   },
   {
     name: 'metadata',

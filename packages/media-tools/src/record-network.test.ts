@@ -20,7 +20,12 @@ let dir: string;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-record-net-'));
 });
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+// Kills any recording a failed test left listening (a listener waits for its push forever).
+const leftovers = new AbortController();
+afterAll(() => {
+  leftovers.abort(new Error('the tests are over'));
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const freePort = () =>
@@ -55,10 +60,7 @@ describe('recording pushed and pulled streams', () => {
   it('records an RTMP push with its stream key as it arrives (copied, not encoded again)', async () => {
     const folder = path.join(dir, 'rtmp');
     const input = { kind: 'rtmp', port: await freePort(), app: RTMP_APP, streamKey: 'studio-7' } as const;
-    const recording = await recordStream(
-      { dir: folder, segmentSeconds: 1, input },
-      new AbortController().signal,
-    );
+    const recording = await recordStream({ dir: folder, segmentSeconds: 1, input }, leftovers.signal);
     // Nothing arrives before the push: the recording waits for its signal.
     await wait(500);
     expect(recording.receiving()).toBe(false);
@@ -75,10 +77,7 @@ describe('recording pushed and pulled streams', () => {
   it('cuts off a push with a wrong stream key, leaving no segment of it', async () => {
     const folder = path.join(dir, 'rtmp-refused');
     const input = { kind: 'rtmp', port: await freePort(), app: RTMP_APP, streamKey: 'right-key' } as const;
-    const recording = await recordStream(
-      { dir: folder, segmentSeconds: 1, input },
-      new AbortController().signal,
-    );
+    const recording = await recordStream({ dir: folder, segmentSeconds: 1, input }, leftovers.signal);
     const sender = sendTestStream(
       {
         kind: 'rtmp',
@@ -108,7 +107,7 @@ describe('recording pushed and pulled streams', () => {
           segmentSeconds: 1,
           input: { kind: 'rtmp', port, app: RTMP_APP, streamKey: 'k' },
         },
-        new AbortController().signal,
+        leftovers.signal,
       );
       await expect(recording.ended).rejects.toThrow(`Port ${port} is already in use on the edge server`);
     } finally {
@@ -121,10 +120,7 @@ describe('recording pushed and pulled streams', () => {
     const port = await freePort();
     const passphrase = 'correct horse battery';
     const input = { kind: 'srt', mode: 'listener', host: '', port, latencyMs: 120, passphrase } as const;
-    const recording = await recordStream(
-      { dir: folder, segmentSeconds: 1, input },
-      new AbortController().signal,
-    );
+    const recording = await recordStream({ dir: folder, segmentSeconds: 1, input }, leftovers.signal);
     const sender = sendTestStream(
       { kind: 'srt', mode: 'caller', host: '127.0.0.1', port, passphrase },
       { reconnect: true },
@@ -152,7 +148,7 @@ describe('recording pushed and pulled streams', () => {
       const folder = path.join(dir, 'hls');
       const recording = await recordStream(
         { dir: folder, segmentSeconds: 1, input: { kind: 'hls', url } },
-        new AbortController().signal,
+        leftovers.signal,
       );
       const info = await recordFor(recording, folder, 4);
       expect(streamOf(info, 'video')?.codec_name).toBe('h264');
