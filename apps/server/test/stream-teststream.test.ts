@@ -1,11 +1,16 @@
-import { API_VERSIONS, INGEST_MESSAGES, STREAM_ENDPOINT_REFUSALS } from '@media/contract';
+import {
+  API_VERSIONS,
+  INGEST_MESSAGES,
+  type IngestQueueItem,
+  STREAM_ENDPOINT_REFUSALS,
+} from '@media/contract';
 import type { EdgeAgent } from '@media/edge-agent';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../src/modules/edge/tables.ts';
 import { ingestQueueItems } from '../src/modules/ingest/tables.ts';
 import { ffprobe, type IngestWorld, videoOf } from './agent-ingest-world.ts';
-import { eventually, testDriver, type World } from './harness.ts';
+import { eventually, type Results, testDriver, type World } from './harness.ts';
 import { makeStreamWorld, type StreamWorld } from './stream-world.ts';
 
 /**
@@ -106,6 +111,13 @@ describe(`test stream recorded by the edge agent (${testDriver()})`, () => {
     }, 20_000);
     expect(later.duration).toBeGreaterThan(first.duration ?? 0);
     expect(later.fileSize).toBeGreaterThan(0);
+    // The queue shows the seconds and bytes recorded so far.
+    const queue = await x.w.accountManager.client.get<Results<IngestQueueItem[]>>(
+      `/api/accounts/${x.w.account.id}/ingestQueueItems?filters=ingesting`,
+    );
+    const shown = queue.body.results.find((item) => item.id === waiting.id);
+    expect(shown?.duration).toBeGreaterThan(9);
+    expect(shown?.fileSize).toBeGreaterThan(0);
     expect(later.whenStarted).not.toBeNull();
     const stopped = await post(x.w.accountManager.client, waiting.id, { action: 'stop' });
     expect(stopped.status).toBe(200);

@@ -193,6 +193,7 @@ export const ingestQueueItemSchema = z.object({
   whenStarted: z.string().nullable(),
   whenFinished: z.string().nullable(),
   duration: z.number().nullable().describe('Seconds'),
+  fileSize: z.number().nullable().describe('Bytes: of the file, or recorded so far while a stream records'),
   proxyWidth: z.number().int().nullable(),
   proxyHeight: z.number().int().nullable(),
   /** Percent done while ingesting (the agent's report); null otherwise. */

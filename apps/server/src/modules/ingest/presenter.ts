@@ -42,6 +42,7 @@ const toItem = (
   whenStarted: iso(row.whenStarted),
   whenFinished: iso(row.whenFinished),
   duration: row.duration,
+  fileSize: row.fileSize,
   proxyWidth: row.proxyWidth,
   proxyHeight: row.proxyHeight,
   progress: row.status === 'ingesting' ? row.progress : null,

@@ -101,6 +101,7 @@ const itemColumns = {
   whenStarted: ingestQueueItems.whenStarted,
   whenFinished: ingestQueueItems.whenFinished,
   duration: ingestQueueItems.duration,
+  fileSize: ingestQueueItems.fileSize,
   proxyWidth: ingestQueueItems.proxyWidth,
   proxyHeight: ingestQueueItems.proxyHeight,
   progress: ingestQueueItems.progress,

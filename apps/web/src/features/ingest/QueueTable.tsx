@@ -1,6 +1,7 @@
 import { Box, Text, Tooltip } from '@mantine/core';
 import {
   durationFilter,
+  formatFileSize,
   formatTableDate,
   type IngestQueueItem,
   type IngestQueueMode,
@@ -138,6 +139,13 @@ export const useQueueColumns = (props: {
       optional: true,
       width: 75,
       cell: (item) => (item.duration == null ? '—' : durationFilter(item.duration)),
+    },
+    {
+      id: 'fileSize',
+      header: 'Size',
+      optional: true,
+      width: 85,
+      cell: (item) => (item.fileSize == null ? '—' : formatFileSize(item.fileSize)),
     },
     {
       id: 'error',

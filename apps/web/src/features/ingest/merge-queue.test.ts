@@ -25,6 +25,7 @@ const item = (id: number, fields: Partial<IngestQueueItem> = {}): IngestQueueIte
   whenStarted: null,
   whenFinished: null,
   duration: null,
+  fileSize: null,
   proxyWidth: null,
   proxyHeight: null,
   progress: null,
