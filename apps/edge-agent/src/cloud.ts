@@ -127,6 +127,20 @@ export class CloudClient {
     });
   }
 
+  /** One live segment of a recording (MPEG-TS), as ffmpeg finished it. */
+  uploadLiveSegment(
+    id: number,
+    sequence: number,
+    data: Buffer,
+    segment: { duration: number; discontinuity: boolean },
+  ) {
+    const query = `duration=${segment.duration}&discontinuity=${segment.discontinuity ? 1 : 0}`;
+    return this.call('PUT', `queueItems/${id}/live/${sequence}?${query}`, z.unknown(), undefined, {
+      contentType: 'video/mp2t',
+      data,
+    });
+  }
+
   reportUnprocessed(endpointId: number, path: string) {
     return this.call('POST', 'unprocessedFiles', z.unknown(), { endpointId, path });
   }

@@ -12,6 +12,7 @@ import {
 } from '@media/media-tools';
 import { type CloudClient, CloudError } from './cloud.ts';
 import { type IngestEnvironment, ingestItem } from './ingest.ts';
+import { LiveUploader } from './live-upload.ts';
 import { positive } from './options.ts';
 import type { FileSource } from './sources/index.ts';
 import { type SignalState, streamInputOf } from './stream-endpoints.ts';
@@ -246,6 +247,7 @@ const recordUntilStop = async (
     recorder.signal.receiving = false;
     return { recording, outcome: outcomeOf(recording) };
   };
+  const live = new LiveUploader(cloud, item.id, dir);
   let current = await start();
   let lostSince: number | undefined = input.kind === 'test' ? undefined : Date.now();
   let heard = before > 0;
@@ -297,6 +299,7 @@ const recordUntilStop = async (
         });
       break;
     }
+    live.sync();
     const elapsed = before + current.recording.elapsed();
     await fs.promises.writeFile(elapsedFile, String(elapsed));
     // A report that does not get through (the cloud or the network down) is sent again next time; the
@@ -322,5 +325,6 @@ const recordUntilStop = async (
     stop = answer.stop === true;
   }
   await current.recording.stop();
+  await live.settled();
   return true;
 };

@@ -30,6 +30,7 @@ import { registerInviteRoutes } from './modules/invites/routes.ts';
 import { registerManagerRoutes } from './modules/managers/routes.ts';
 import { registerMetadataRoutes } from './modules/metadata/routes.ts';
 import { registerMfaRoutes } from './modules/mfa/routes.ts';
+import { registerLiveRoutes } from './modules/nodes/live.routes.ts';
 import { registerNodeRoutes } from './modules/nodes/routes.ts';
 import { registerSubtitleRoutes } from './modules/nodes/subtitles.routes.ts';
 import { registerNotificationRoutes } from './modules/notifications/routes.ts';
@@ -119,12 +120,19 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
   app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
   await app.register(fastifyRateLimit, {
-    max: config.rateLimitPerMinute,
+    max: (_request, key) =>
+      key.startsWith('e:') ? config.agentRateLimitPerMinute : config.rateLimitPerMinute,
     timeWindow: '1 minute',
     allowList: (request) => !request.url.startsWith('/api/'),
     // After the session is resolved (onRequest), so made-up session cookies count against the address.
     hook: 'preParsing',
-    keyGenerator: (request) => (request.actor ? `s:${request.actor.sessionIdHash}` : `ip:${request.ip}`),
+    // An edge server's agent (its token checked in onRequest) counts apart from the people at its address.
+    keyGenerator: (request) =>
+      request.agentEdge
+        ? `e:${request.agentEdge.id}`
+        : request.actor
+          ? `s:${request.actor.sessionIdHash}`
+          : `ip:${request.ip}`,
     errorResponseBuilder: (_request, context) =>
       Object.assign(new Error(`${MSG_RATE_LIMITED} (${context.after})`), {
         statusCode: 429,
@@ -203,6 +211,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerArrivalsRoutes(api, ctx, services);
       registerIngestRoutes(api, ctx, services);
       registerNodeRoutes(api, ctx, services);
+      registerLiveRoutes(api, ctx, services);
       registerStatusRoutes(api, ctx, services);
       registerDiagnosticsRoutes(api, ctx, services);
       await registerUploadRoutes(api, ctx, services);

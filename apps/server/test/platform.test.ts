@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
+import { API_VERSIONS, DEFAULT_EDGE_ADVANCED_OPTIONS } from '@media/contract';
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { edgeServers } from '../src/modules/edge/tables.ts';
+import { sha256 } from '../src/platform/crypto.ts';
 import { AppError } from '../src/platform/errors.ts';
 import { requireApiVersion } from '../src/platform/http/api-version.ts';
+import { makeUser } from '../src/seed/factories.ts';
 import { buildTestApp, type TestApp, testDriver } from './harness.ts';
 
 describe(`HTTP conventions (${testDriver()})`, () => {
@@ -230,6 +234,37 @@ describe(`rate limiting (${testDriver()})`, () => {
     expect(statuses[6]).toBe(429);
     expect(Number(last?.headers['retry-after'])).toBeGreaterThan(0);
     expect((last?.body as { error?: { code: string } } | undefined)?.error?.code).toBe('rate_limited');
+  });
+});
+
+describe('rate limit of edge agents', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ RATE_LIMIT_PER_MINUTE: '5', AGENT_RATE_LIMIT_PER_MINUTE: '8' });
+  });
+  afterAll(() => t.close());
+
+  it("counts an agent's calls by its edge server, apart from the people at the same address", async () => {
+    const token = 'agent-token-of-the-rate-limit-test-0123';
+    const owner = await makeUser(t.ctx.db);
+    await t.ctx.db.insert(edgeServers).values({
+      name: 'Busy edge',
+      userId: owner.id,
+      advancedOptions: DEFAULT_EDGE_ADVANCED_OPTIONS,
+      agentTokenHash: sha256(token),
+    });
+    const agentCall = () =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/agent/queueItems?limit=1',
+        headers: { authorization: `Bearer ${token}`, 'x-api-version': API_VERSIONS.ingest },
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await agentCall()).statusCode);
+    expect(statuses.slice(0, 8)).toEqual(Array(8).fill(200));
+    expect(statuses[9]).toBe(429);
+    // The people at that address still have their own five.
+    expect((await t.client().get('/api/passwordRules')).status).toBe(200);
   });
 });
 

@@ -1,7 +1,10 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import {
   API_VERSIONS,
   INGEST_MESSAGES,
   type IngestQueueItem,
+  type PlayerMediaInfo,
   STREAM_ENDPOINT_REFUSALS,
 } from '@media/contract';
 import type { EdgeAgent } from '@media/edge-agent';
@@ -9,6 +12,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../src/modules/edge/tables.ts';
 import { ingestQueueItems } from '../src/modules/ingest/tables.ts';
+import { liveSegments } from '../src/modules/nodes/tables.ts';
 import { ffprobe, type IngestWorld, videoOf } from './agent-ingest-world.ts';
 import { eventually, type Results, testDriver, type World } from './harness.ts';
 import { makeStreamWorld, type StreamWorld } from './stream-world.ts';
@@ -118,6 +122,31 @@ describe(`test stream recorded by the edge agent (${testDriver()})`, () => {
     const shown = queue.body.results.find((item) => item.id === waiting.id);
     expect(shown?.duration).toBeGreaterThan(9);
     expect(shown?.fileSize).toBeGreaterThan(0);
+    // Live: the stream's node is in its arrivals folder already, playing its segments as `lifestream`.
+    const live = await eventually(() => x.nodeOf(waiting.id), 10_000);
+    expect(live.media.type).toBe('lifestream');
+    const info = await x.w.editor.client.get<Results<PlayerMediaInfo>>(`/api/media/${live.media.id}`);
+    expect(info.body.results.type).toBe('lifestream');
+    const playlist = await x.w.editor.client.get<string>(`/api/media/${live.media.id}/live.m3u8`);
+    expect(playlist.status).toBe(200);
+    expect(playlist.headers['content-type']).toContain('application/vnd.apple.mpegurl');
+    const text = playlist.raw.body;
+    expect(text).toContain('#EXT-X-PLAYLIST-TYPE:EVENT');
+    expect(text).not.toContain('#EXT-X-ENDLIST');
+    expect((text.match(/#EXTINF:/g) ?? []).length).toBeGreaterThanOrEqual(3);
+    // ffprobe plays it through the cloud, as a signed-in viewer's player would.
+    const cookie = [...x.w.editor.client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    // (Not execFileSync: the cloud answering ffprobe runs in this process.)
+    const { stdout } = await promisify(execFile)('ffprobe', [
+      ...['-v', 'error', '-headers', `Cookie: ${cookie}\r\n`, '-print_format', 'json', '-show_streams'],
+      `${x.cloudUrl}/api/media/${live.media.id}/live.m3u8`,
+    ]);
+    const probed = JSON.parse(stdout) as { streams: { codec_type: string; codec_name: string }[] };
+    expect(probed.streams.find((stream) => stream.codec_type === 'video')?.codec_name).toBe('h264');
+    // Not to people outside the account, and only segments by their names.
+    expect((await x.w.outsider.client.get(`/api/media/${live.media.id}/live.m3u8`)).status).toBe(404);
+    expect((await x.w.editor.client.get(`/api/media/${live.media.id}/live/x.ts`)).status).toBe(400);
+    expect((await x.w.editor.client.get(`/api/media/${live.media.id}/live/99999.ts`)).status).toBe(404);
     expect(later.whenStarted).not.toBeNull();
     const stopped = await post(x.w.accountManager.client, waiting.id, { action: 'stop' });
     expect(stopped.status).toBe(200);
@@ -129,6 +158,13 @@ describe(`test stream recorded by the edge agent (${testDriver()})`, () => {
     expect(await endpointOf(ids.test)).toMatchObject({ recording: false, queueItemId: null });
     const served = await x.servedProxy(item.id);
     expect(served.node.path.startsWith('/Arrivals/Live recordings/Test pattern ')).toBe(true);
+    // The recording landed on the node that played live; the live segments are gone.
+    expect(served.node.id).toBe(live.node.id);
+    expect(served.media.type).toBe('media');
+    expect((await x.w.editor.client.get(`/api/media/${live.media.id}/live.m3u8`)).status).toBe(404);
+    expect(
+      await x.t.ctx.db.select().from(liveSegments).where(eq(liveSegments.mediaId, live.media.id)),
+    ).toEqual([]);
     const out = ffprobe(served.file);
     expect(Math.abs(Number(out.format.duration) - 10)).toBeLessThanOrEqual(1);
     expect(videoOf(out)?.codec_name).toBe('h264');
@@ -169,7 +205,9 @@ describe(`test stream recorded by the edge agent (${testDriver()})`, () => {
   it('records by itself when autoCapture says so: always lets people stop it, ondemand leaves them no control', async () => {
     const always = await s.stream('Always bars', 'TeststreamEndpoint', { autoCapture: 'always' });
     const onDemand = await s.stream('Demand bars', 'TeststreamEndpoint', { autoCapture: 'ondemand' });
+    // An agent calls in every few seconds; four times a second here is plenty.
     const recordingOf = async (endpointId: number) => {
+      await new Promise((resolve) => setTimeout(resolve, 250));
       await agent.tick();
       const [item] = await s.streamItems(endpointId, 'ingesting');
       return item && (item.duration ?? 0) >= 2 ? item : undefined;
@@ -196,8 +234,12 @@ describe(`test stream recorded by the edge agent (${testDriver()})`, () => {
     await agent.tick();
     const ended = await eventually(async () => {
       const item = await row(demanded.id);
-      return item.status === 'ingested' ? item : undefined;
-    }, 60_000);
+      return item.status !== 'ingesting' ? item : undefined;
+    }, 60_000).catch(async (error: unknown) => {
+      const item = await row(demanded.id);
+      throw new Error(`${String(error)}: ${item.status} ${item.log}`);
+    });
+    expect(ended.status, `${ended.error} ${ended.log}`).toBe('ingested');
     expect(ended.log).toContain('Endpoint Demand bars was switched offline: the recording ends');
     await eventually(async () => (await row(next.id)).status !== 'ingesting', 60_000);
     await agent.idle();

@@ -12,8 +12,15 @@ export type { TranscodeFormat, TranscodeOptions } from './publish.ts';
 export { transcodeArguments, transcodeFile } from './publish.ts';
 export type { ProcessedFile, ProcessNode, ProcessResources } from './publish-process.ts';
 export { ProcessRefused, runProcessStep } from './publish-process.ts';
-export type { Recording, RecordingFormat, StreamRecordingSettings } from './record.ts';
-export { joinSegments, recordedBytes, recordedSegments, recordingArguments, recordStream } from './record.ts';
+export type { FinishedSegment, Recording, RecordingFormat, StreamRecordingSettings } from './record.ts';
+export {
+  finishedSegments,
+  joinSegments,
+  recordedBytes,
+  recordedSegments,
+  recordingArguments,
+  recordStream,
+} from './record.ts';
 export type { RenderJob, RenderPiece } from './render.ts';
 export { renderEdl, renderedDuration, renderFilter } from './render.ts';
 export type { StreamInput } from './stream-input.ts';

@@ -40,8 +40,38 @@ export const recordingArguments = (settings: StreamRecordingSettings, startNumbe
   ...streamInputArguments(settings.input, settings.segmentSeconds),
   ...['-f', 'segment', '-segment_time', String(settings.segmentSeconds), '-segment_format', 'mpegts'],
   ...['-segment_start_number', String(startNumber)],
+  // Each finished segment is listed as it closes: the live rendition uploads those.
+  ...['-segment_list', path.join(settings.dir, `list-${startNumber}.csv`), '-segment_list_type', 'csv'],
   path.join(settings.dir, 'part-%05d.ts'),
 ];
+
+/** A segment ffmpeg has finished: its number, file and seconds; `discontinuity` when a new run began with it. */
+export type FinishedSegment = { sequence: number; file: string; duration: number; discontinuity: boolean };
+
+/** The finished segments of a recording folder, in order, from the lists each ffmpeg run writes. */
+export const finishedSegments = async (dir: string): Promise<FinishedSegment[]> => {
+  const lists = (await fs.promises.readdir(dir).catch(() => [] as string[])).filter((name) =>
+    /^list-\d+\.csv$/.test(name),
+  );
+  const segments: FinishedSegment[] = [];
+  for (const list of lists) {
+    const runStart = Number(/\d+/.exec(list)?.[0]);
+    const text = await fs.promises.readFile(path.join(dir, list), 'utf8').catch(() => '');
+    for (const line of text.split('\n')) {
+      const [name, start, end] = line.trim().split(',');
+      const sequence = Number(SEGMENT_PATTERN.exec(name ?? '')?.[1]);
+      const duration = Number(end) - Number(start);
+      if (!Number.isInteger(sequence) || !(duration > 0)) continue;
+      segments.push({
+        sequence,
+        file: path.join(dir, name as string),
+        duration,
+        discontinuity: sequence === runStart && runStart > 0,
+      });
+    }
+  }
+  return segments.sort((a, b) => a.sequence - b.sequence);
+};
 
 export type Recording = {
   /** Seconds recorded by this ffmpeg so far (its own clock of the output). */

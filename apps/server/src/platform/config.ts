@@ -30,6 +30,7 @@ const envSchema = z.object({
   LOCAL_EDGE: flag(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  AGENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
   LONG_POLL_SECONDS: z.coerce.number().int().min(1).max(60).default(25),
   SESSION_IDLE_MINUTES: z.coerce
     .number()
@@ -118,6 +119,11 @@ export type Config = {
   localEdge: boolean;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   rateLimitPerMinute: number;
+  /**
+   * Requests per minute of one edge server's agent (its token, wherever it calls from): an agent recording
+   * streams reports twice a second and uploads live segments for each.
+   */
+  agentRateLimitPerMinute: number;
   /** How long a long-poll waits for a change before answering an empty list. */
   longPollSeconds: number;
   sessionIdleMinutes: number;
@@ -178,6 +184,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     localEdge: e.LOCAL_EDGE,
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    agentRateLimitPerMinute: e.AGENT_RATE_LIMIT_PER_MINUTE,
     longPollSeconds: e.LONG_POLL_SECONDS,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionAbsoluteMinutes: e.SESSION_ABSOLUTE_MINUTES,

@@ -165,5 +165,14 @@ export const agentUnprocessedFileSchema = z.strictObject({
   path: z.string().min(1).max(1000),
 });
 
+/** A live segment the agent uploads while it records (MPEG-TS): at most this many bytes. */
+export const AGENT_LIVE_SEGMENT_MAX_BYTES = 256 * 1024 * 1024;
+
+/** Where a live segment sits in its recording: its seconds, and whether a new ffmpeg run (a gap) began with it. */
+export const agentLiveSegmentQuerySchema = z.strictObject({
+  duration: z.coerce.number().positive().max(3600),
+  discontinuity: z.enum(['0', '1']).default('0'),
+});
+
 /** Thumbnails the agent uploads: a JPEG of at most this many bytes. */
 export const AGENT_THUMBNAIL_MAX_BYTES = 2 * 1024 * 1024;

@@ -22,6 +22,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { requireApiVersion } from '../../platform/http/api-version.ts';
 import { results } from '../../platform/http/envelope.ts';
+import { registerAgentLiveRoutes } from './live-routes.ts';
 import { registerAgentPublishRoutes } from './publish-routes.ts';
 import * as service from './service.ts';
 import { createAgentTusServer, rememberEdge } from './tus.ts';
@@ -225,6 +226,7 @@ export const registerAgentRoutes = async (
           results(await service.reportUnprocessedFile({ ctx, edge: edgeOf(request), ...request.body })),
       );
       registerAgentPublishRoutes(scope, ctx, edgeOf);
+      registerAgentLiveRoutes(scope, ctx, edgeOf);
     },
     // An agent calls in every few seconds: its routine requests are not worth a log line each.
     { prefix: '/agent', logLevel: 'warn' },

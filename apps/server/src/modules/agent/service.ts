@@ -27,7 +27,7 @@ import { AppError, badRequest, notFound, unauthenticated } from '../../platform/
 import { storeStream } from '../../platform/storage.ts';
 import { recordEndpointRecording, recordEndpointReports } from '../edge/service.ts';
 import { publishItemChanges } from '../ingest/live.ts';
-import { addIngestedMedia, arrivalsFolderPath } from '../nodes/service.ts';
+import { addIngestedMedia, arrivalsFolderPath, dropLiveSegments } from '../nodes/service.ts';
 import { listItemFiles } from './item-files.ts';
 import * as repo from './repo.ts';
 
@@ -244,7 +244,9 @@ export const reportProgress = async (options: {
     return landIngestedItem(ctx, tx, id, change);
   });
   await publishQueueChange(ctx, edge, item);
-  if (landed?.created && item.accountId != null)
+  // A recorded stream lands on the node it played live from: its live segments go.
+  if (landed?.liveMediaId !== undefined) await dropLiveSegments(ctx, landed.liveMediaId);
+  if ((landed?.created || landed?.liveMediaId !== undefined) && item.accountId != null)
     await ctx.publish(CHANNELS.nodes(item.accountId), [landed.nodeId]);
   if (item.isStream && item.endpointId != null) {
     const recording = change.status === 'ingesting' ? change.recording : false;

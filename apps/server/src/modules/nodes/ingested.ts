@@ -110,16 +110,11 @@ const copyThumbnail = async (files: FileStore, accountId: number, key: string) =
   return stored.relativePath;
 };
 
-/**
- * Puts an ingested file into the account's media tree, in the caller's transaction: a source node in
- * `/Arrivals/{folderName}` (both folders made when missing) with its media row, its thumbnail and the
- * metadata filename, filesize and sourcelocator. Answers the node's id; the caller publishes
- * CHANNELS.nodes(accountId) after commit. The same queue item finished again answers the node it made.
- */
-export const addIngestedMedia = async (
+/** The arrivals folder node of an item, made when missing, and the node the item already made there. */
+const placeOf = async (
   db: DbOrTx,
-  input: IngestedMedia,
-): Promise<{ nodeId: number; created: boolean }> => {
+  input: Pick<IngestedMedia, 'accountId' | 'ingestQueueItemId' | 'targetFolder' | 'folderName'>,
+) => {
   const root = await ensureAccountRoot(db, input.accountId);
   const [targetName, folderName] = arrivalsFolderNames(input.targetFolder, input.folderName) as [
     string,
@@ -128,34 +123,119 @@ export const addIngestedMedia = async (
   const folder = await ensureFolder(db, await ensureFolder(db, root, targetName), folderName);
   const itemKey = String(input.ingestQueueItemId);
   const [already] = await db
-    .select({ id: nodes.id })
+    .select({ id: nodes.id, mediaId: nodes.mediaId, mediaType: media.type })
     .from(nodes)
+    .leftJoin(media, eq(media.id, nodes.mediaId))
     .where(
       and(eq(nodes.parentId, folder.id), sql`${nodes.metadata} ->> ${INGEST_QUEUE_ITEM_KEY} = ${itemKey}`),
     )
     .limit(1);
-  if (already) return { nodeId: already.id, created: false };
+  return { folder, itemKey, already };
+};
 
-  const fileName = path.posix.basename(input.sourcePath.replace(/\\/g, '/'));
-  const name = nodeName(input.name, nodeName(fileName, 'Ingested file'));
+/** Inserts the node of an item's media into its arrivals folder, under a free name. */
+const insertItemNode = async (
+  db: DbOrTx,
+  folder: NodeRow,
+  node: {
+    accountId: number;
+    name: string;
+    mediaId: number;
+    thumbId: number | null;
+    metadata: Record<string, string>;
+  },
+) => {
+  const free = freeName(node.name, await takenNames(db, folder.id, node.name));
+  const [made] = await db
+    .insert(nodes)
+    .values({
+      accountId: node.accountId,
+      parentId: folder.id,
+      name: free,
+      path: joinPath([...pathSegments(folder.path), free]),
+      type: 'source',
+      mediaId: node.mediaId,
+      thumbId: node.thumbId,
+      metadata: node.metadata,
+    })
+    .returning({ id: nodes.id });
+  if (!made) throw new Error('node not created');
+  return made.id;
+};
+
+/**
+ * The node a stream being recorded plays from (issue 16): made in its arrivals folder with a `lifestream`
+ * media at its first live segment, in the caller's transaction; the recording lands on the same node.
+ */
+export const addLiveMedia = async (
+  db: DbOrTx,
+  input: Pick<
+    IngestedMedia,
+    'accountId' | 'ingestQueueItemId' | 'targetFolder' | 'folderName' | 'name' | 'sourcePath'
+  >,
+): Promise<{ nodeId: number; mediaId: number; created: boolean } | undefined> => {
+  const { folder, itemKey, already } = await placeOf(db, input);
+  if (already) {
+    // The recording has landed: there is nothing live to add to.
+    if (already.mediaType !== 'lifestream' || already.mediaId == null) return undefined;
+    return { nodeId: already.id, mediaId: already.mediaId, created: false };
+  }
+  const name = nodeName(input.name, 'Live recording');
   const [row] = await db
     .insert(media)
     .values({
       accountId: input.accountId,
       name,
-      type: 'media',
-      storagePath: input.proxyPath ?? null,
-      contentType: input.proxyPath ? 'video/mp4' : null,
-      sourcePath: input.sourceFilePath ?? null,
-      filmstripPath: input.filmstripPath ?? null,
-      contentHash: input.contentHash ?? null,
-      duration: input.duration ?? null,
-      width: input.width ?? null,
-      height: input.height ?? null,
-      fps: input.fps ?? null,
-      size: input.size ?? null,
+      type: 'lifestream',
+      contentType: 'application/vnd.apple.mpegurl',
     })
     .returning({ id: media.id });
+  if (!row) throw new Error('media not created');
+  const nodeId = await insertItemNode(db, folder, {
+    accountId: input.accountId,
+    name,
+    mediaId: row.id,
+    thumbId: null,
+    metadata: { sourcelocator: input.sourcePath, [INGEST_QUEUE_ITEM_KEY]: itemKey },
+  });
+  return { nodeId, mediaId: row.id, created: true };
+};
+
+/**
+ * Puts an ingested file into the account's media tree, in the caller's transaction: a source node in
+ * `/Arrivals/{folderName}` (both folders made when missing) with its media row, its thumbnail and the
+ * metadata filename, filesize and sourcelocator. Answers the node's id; the caller publishes
+ * CHANNELS.nodes(accountId) after commit. The same queue item finished again answers the node it made; a
+ * recorded stream lands on the node it played live from (`liveMediaId`: its live segments are to be dropped).
+ */
+export const addIngestedMedia = async (
+  db: DbOrTx,
+  input: IngestedMedia,
+): Promise<{ nodeId: number; created: boolean; liveMediaId?: number }> => {
+  const { folder, itemKey, already } = await placeOf(db, input);
+  if (already && already.mediaType !== 'lifestream') return { nodeId: already.id, created: false };
+
+  const fileName = path.posix.basename(input.sourcePath.replace(/\\/g, '/'));
+  const name = nodeName(input.name, nodeName(fileName, 'Ingested file'));
+  const values = {
+    accountId: input.accountId,
+    name,
+    type: 'media' as const,
+    storagePath: input.proxyPath ?? null,
+    contentType: input.proxyPath ? 'video/mp4' : null,
+    sourcePath: input.sourceFilePath ?? null,
+    filmstripPath: input.filmstripPath ?? null,
+    contentHash: input.contentHash ?? null,
+    duration: input.duration ?? null,
+    width: input.width ?? null,
+    height: input.height ?? null,
+    fps: input.fps ?? null,
+    size: input.size ?? null,
+  };
+  const [row] =
+    already?.mediaId != null
+      ? await db.update(media).set(values).where(eq(media.id, already.mediaId)).returning({ id: media.id })
+      : await db.insert(media).values(values).returning({ id: media.id });
   if (!row) throw new Error('media not created');
   const thumbPath =
     input.posterPath ??
@@ -178,20 +258,19 @@ export const addIngestedMedia = async (
     metadata.sourcewidth = String(input.sourceWidth);
     metadata.sourceheight = String(input.sourceHeight);
   }
-  const free = freeName(name, await takenNames(db, folder.id, name));
-  const [node] = await db
-    .insert(nodes)
-    .values({
-      accountId: input.accountId,
-      parentId: folder.id,
-      name: free,
-      path: joinPath([...pathSegments(folder.path), free]),
-      type: 'source',
-      mediaId: row.id,
-      thumbId: thumb?.id ?? null,
-      metadata,
-    })
-    .returning({ id: nodes.id });
-  if (!node) throw new Error('node not created');
-  return { nodeId: node.id, created: true };
+  if (already) {
+    await db
+      .update(nodes)
+      .set({ thumbId: thumb?.id ?? null, metadata })
+      .where(eq(nodes.id, already.id));
+    return { nodeId: already.id, created: false, liveMediaId: row.id };
+  }
+  const nodeId = await insertItemNode(db, folder, {
+    accountId: input.accountId,
+    name,
+    mediaId: row.id,
+    thumbId: thumb?.id ?? null,
+    metadata,
+  });
+  return { nodeId, created: true };
 };

@@ -10,8 +10,9 @@ export {
   renderClipFile,
   saveEdlData,
 } from './edls.ts';
-export { addIngestedMedia, arrivalsFolderPath } from './ingested.ts';
+export { addIngestedMedia, addLiveMedia, arrivalsFolderPath } from './ingested.ts';
 export { listNodes, nodeDetails } from './listing.ts';
+export { dropLiveSegments, livePlaylist, liveSegmentFile } from './live.ts';
 export { mediaFile, mediaInfo, thumbImage } from './media.ts';
 export { deleteSubtitles, findSubtitle, listSubtitles, putSubtitles } from './subtitles.ts';
 export { transfer, transferTypes } from './transfers.ts';

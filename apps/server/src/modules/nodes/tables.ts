@@ -3,6 +3,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   bigint,
+  boolean,
   doublePrecision,
   index,
   integer,
@@ -25,7 +26,8 @@ export const media = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     name: text().notNull(),
-    type: text({ enum: ['media', 'edl', 'still'] }).notNull(),
+    /** `lifestream`: a stream being recorded, played from its live segments until its recording lands. */
+    type: text({ enum: ['media', 'edl', 'still', 'lifestream'] }).notNull(),
     /** Relative to DATA_DIR; the file is in place before the row is written. Null for an edl. */
     storagePath: text(),
     contentType: text(),
@@ -55,6 +57,25 @@ export const media = pgTable(
     index('media_account_idx').on(t.accountId, t.id),
     index('media_content_hash_idx').on(t.accountId, t.contentHash),
   ],
+);
+
+/**
+ * The live rendition of a stream being recorded (issue 16): the MPEG-TS segments its agent uploads as they
+ * are written, in order; a discontinuity where a new ffmpeg run began (a gap). Gone once the recording lands.
+ */
+export const liveSegments = pgTable(
+  'live_segments',
+  {
+    mediaId: integer()
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    sequence: integer().notNull(),
+    duration: doublePrecision().notNull(),
+    discontinuity: boolean().notNull().default(false),
+    storagePath: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.mediaId, t.sequence] })],
 );
 
 /** The edls of a clip or sequence that later saves replaced (GET /api/edls/{id}/previousVersions). */
