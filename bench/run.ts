@@ -48,7 +48,7 @@ const benchmarks: Benchmark[] = [
   },
   {
     name: 'streams',
-    title: 'Streams: agent CPU per recorded 1080p stream, by segment length',
+    title: 'Streams: agent CPU per recorded 1080p stream and live latency, by segment length',
     run: runStreamsBenchmark,
   },
   {

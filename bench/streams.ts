@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { RTMP_APP } from '@media/contract';
@@ -14,6 +13,7 @@ import {
   streamInputAddress,
 } from '@media/media-tools';
 import { BenchmarkFailure } from './failure.ts';
+import { freePort, type LatencyMeasured, measureLatency, printLatency, table } from './stream-latency.ts';
 
 /**
  * The CPU an edge agent's recording costs per live stream: one 1920x1080 25 fps stream (BENCH_STREAMS_BITRATE,
@@ -21,6 +21,8 @@ import { BenchmarkFailure } from './failure.ts';
  * encoded), once per segment length (2 and 6 s), one after another. After the first picture and
  * BENCH_STREAMS_WARMUP (3) s, the CPU seconds of the recording ffmpeg are read from /proc over a window of
  * BENCH_STREAMS_WINDOW (15) s, and those of the sender (what a camera's encoder does) beside them.
+ * Then the live latency, per segment length: the same stream pushed at a real edge agent that uploads its
+ * segments to a real cloud, whose playlist a viewer polls (stream-latency.ts, BENCH_STREAMS_LATENCY_SECONDS).
  */
 const SEGMENT_LENGTHS = [2, 6];
 const SIZE = '1920x1080';
@@ -33,19 +35,6 @@ const SIGNAL_TIMEOUT_MS = 20_000;
 const CLOCK_TICKS = 100;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A TCP port nobody listens on now, for the recording to listen on. */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        address && typeof address !== 'string' ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 
 /** The pid of this process's child whose command line holds `text` (each child's is unique here). */
 const childPid = (text: string) => {
@@ -183,23 +172,24 @@ export const runStreamsBenchmark = async () => {
       `${(r.bytes / 1024 / 1024).toFixed(1)} MB`,
     ]);
     const header = ['segment', 'agent cpu', 'sender cpu', 'agent/sender', 'recorded', 'segments', 'written'];
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-    const line = (cells: string[]) =>
-      cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
     console.log(
       `one ${SIZE} ${FRAME_RATE} fps stream (${BITRATE}) pushed over RTMP, recorded by copy into MPEG-TS segments;`,
     );
     console.log(
       `cpu as % of one core over ${WINDOW_SECONDS} s after the first picture and ${WARMUP_SECONDS} s of warm-up (${os.availableParallelism()} cores):`,
     );
-    console.log(line(header));
-    for (const row of rows) console.log(line(row));
+    console.log(table(header, rows));
     console.log(
       `  first picture after ${results.map((r) => `${r.signalAfter.toFixed(1)} s`).join(', ')}; sender cpu is its generated picture and encode (a camera's work)`,
     );
-    console.log(
-      '  live latency (pushed frame to the frame a player shows): not measured yet, the live rendition is not built',
-    );
+
+    // The latency half: the same stream through the real agent, cloud and viewer (stream-latency.ts).
+    const latencies: LatencyMeasured[] = [];
+    for (const segmentSeconds of SEGMENT_LENGTHS)
+      latencies.push(
+        await measureLatency(segmentSeconds, { size: SIZE, frameRate: FRAME_RATE, bitrate: BITRATE }),
+      );
+    printLatency(latencies);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

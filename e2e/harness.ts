@@ -2,7 +2,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { PLAYER_MESSAGES } from '@media/contract';
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type FrameLocator,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -190,4 +198,33 @@ export const playMuted = async (video: Locator) => {
     return v.play();
   });
   return () => video.evaluate((element) => (element as unknown as { currentTime: number }).currentTime);
+};
+
+/**
+ * Cuts a clip in the open floating player (its frame given): paused, in at `from` and out at `to` seconds,
+ * exported under `name`; the player is closed and the clip's node waited for in the folder shown.
+ */
+export const cutClip = async (
+  page: Page,
+  frame: FrameLocator,
+  clip: { from: number; to: number; name: string },
+) => {
+  const video = frame.getByTestId('player-video');
+  const seek = (seconds: number) =>
+    video.evaluate((element, at) => {
+      (element as unknown as { currentTime: number }).currentTime = at;
+    }, seconds);
+  await video.evaluate((element) => (element as unknown as { pause: () => void }).pause());
+  await seek(clip.from);
+  await frame.getByRole('button', { name: PLAYER_MESSAGES.markIn }).click();
+  await seek(clip.to);
+  await frame.getByRole('button', { name: PLAYER_MESSAGES.markOut }).click();
+  await page.getByRole('button', { name: PLAYER_MESSAGES.exportButton }).click();
+  const dialog = page.getByTestId('clip-naming-dialog');
+  await dialog.waitFor();
+  await dialog.getByRole('textbox').fill(clip.name);
+  await dialog.getByRole('button', { name: PLAYER_MESSAGES.clipButton }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await page.getByRole('button', { name: PLAYER_MESSAGES.close }).first().click();
+  await page.getByRole('button', { name: clip.name, exact: true }).waitFor();
 };

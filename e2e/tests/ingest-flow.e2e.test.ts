@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { type IngestQueueItem, PLAYER_MESSAGES } from '@media/contract';
+import type { IngestQueueItem } from '@media/contract';
 import { describe, expect, it } from 'vitest';
 import { apiGet } from '../api.ts';
-import { newPage, playMuted, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
+import { cutClip, newPage, playMuted, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
 
 const DEMO_PASSWORD = 'Demo-Passw0rd-flow';
 const ACCOUNT = 'evening-news';
@@ -68,23 +68,7 @@ describe('a dropped video becomes media one can play and clip', () => {
     await screenshot(page, 'ingest-flow-playing');
 
     // Cut a clip: in at the start, out a few seconds later, saved beside the source.
-    await video.evaluate((element) => (element as unknown as { pause: () => void }).pause());
-    await video.evaluate((element) => {
-      (element as unknown as { currentTime: number }).currentTime = 1;
-    });
-    await frame.getByRole('button', { name: 'Mark in' }).click();
-    await video.evaluate((element) => {
-      (element as unknown as { currentTime: number }).currentTime = 4;
-    });
-    await frame.getByRole('button', { name: 'Mark out' }).click();
-    await page.getByRole('button', { name: PLAYER_MESSAGES.exportButton }).click();
-    const dialog = page.getByTestId('clip-naming-dialog');
-    await dialog.waitFor();
-    await dialog.getByRole('textbox').fill(`${CLIP} (clip)`);
-    await dialog.getByRole('button', { name: 'Clip' }).click();
-    await dialog.waitFor({ state: 'hidden' });
-    await page.getByRole('button', { name: 'Close' }).first().click();
-    await page.getByRole('button', { name: `${CLIP} (clip)`, exact: true }).waitFor();
+    await cutClip(page, frame, { from: 1, to: 4, name: `${CLIP} (clip)` });
     await screenshot(page, 'ingest-flow-clip-saved');
     await context.close();
   });

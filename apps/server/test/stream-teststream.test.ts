@@ -113,6 +113,7 @@ describe(`test stream recorded by the edge agent (${testDriver()})`, () => {
       const item = await row(waiting.id);
       return (item.duration ?? 0) >= 9.5 ? item : undefined;
     }, 20_000);
+    const laterSeenAt = Date.now();
     expect(later.duration).toBeGreaterThan(first.duration ?? 0);
     expect(later.fileSize).toBeGreaterThan(0);
     // The queue shows the seconds and bytes recorded so far.
@@ -125,6 +126,18 @@ describe(`test stream recorded by the edge agent (${testDriver()})`, () => {
     // Live: the stream's node is in its arrivals folder already, playing its segments as `lifestream`.
     const live = await eventually(() => x.nodeOf(waiting.id), 10_000);
     expect(live.media.type).toBe('lifestream');
+    // The queue item offers it for monitoring (spec2 §4) while it records.
+    const monitored = await x.w.accountManager.client.get<Results<IngestQueueItem[]>>(
+      `/api/accounts/${x.w.account.id}/ingestQueueItems?filters=ingesting`,
+    );
+    const monitoredItem = monitored.body.results.find((item) => item.id === waiting.id);
+    expect(monitoredItem?.endpoint?.recording).toBe(true);
+    expect(monitoredItem?.liveNode).toEqual({
+      id: live.node.id,
+      mediaId: live.media.id,
+      path: live.node.path,
+      accountName: x.w.account.name,
+    });
     const info = await x.w.editor.client.get<Results<PlayerMediaInfo>>(`/api/media/${live.media.id}`);
     expect(info.body.results.type).toBe('lifestream');
     const playlist = await x.w.editor.client.get<string>(`/api/media/${live.media.id}/live.m3u8`);
@@ -161,12 +174,22 @@ describe(`test stream recorded by the edge agent (${testDriver()})`, () => {
     // The recording landed on the node that played live; the live segments are gone.
     expect(served.node.id).toBe(live.node.id);
     expect(served.media.type).toBe('media');
+    const landed = await x.w.accountManager.client.get<Results<IngestQueueItem[]>>(
+      `/api/accounts/${x.w.account.id}/ingestQueueItems?filters=ingested`,
+    );
+    expect(landed.body.results.find((shownItem) => shownItem.id === waiting.id)?.liveNode).toBeNull();
     expect((await x.w.editor.client.get(`/api/media/${live.media.id}/live.m3u8`)).status).toBe(404);
     expect(
       await x.t.ctx.db.select().from(liveSegments).where(eq(liveSegments.mediaId, live.media.id)),
     ).toEqual([]);
     const out = ffprobe(served.file);
-    expect(Math.abs(Number(out.format.duration) - 10)).toBeLessThanOrEqual(1);
+    // It plays for as long as it recorded: from about 10 s, when Stop was asked, to when the agent had
+    // stopped (the log line it writes after stopping bounds it; a loaded machine answers Stop later).
+    const stoppedLine = item.log.split('\n').find((text) => text.includes('Recording stopped'));
+    const stoppedAt = Date.parse(stoppedLine?.split(' ')[0] ?? '');
+    const recorded = Number(out.format.duration);
+    expect(recorded).toBeGreaterThanOrEqual((later.duration ?? 0) - 1);
+    expect(recorded).toBeLessThanOrEqual((later.duration ?? 0) + (stoppedAt - laterSeenAt) / 1000 + 1);
     expect(videoOf(out)?.codec_name).toBe('h264');
     expect(out.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
     // The next recording waits for its Start.

@@ -8,10 +8,6 @@ import { type IngestWorld, makeIngestWorld, one } from './agent-ingest-world.ts'
 import type { ErrorBody, Results, World } from './harness.ts';
 
 /**
- * An ingest world with a stream ingest service on its edge (2 s segments and the service options given) and an
- * arrivals folder 'Live recordings' for its endpoints: the stream tests' common ground (issue 16).
- */
-/**
  * A stream ingest service on an edge server (2 s segments and the options given), an arrivals folder 'Live
  * recordings' of the account, and a way to add stream endpoints feeding it.
  */

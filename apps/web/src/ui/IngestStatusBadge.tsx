@@ -13,15 +13,31 @@ const COLORS: Record<IngestStatus, string> = {
   unknown: 'gray',
 };
 
-/** The status; an item being ingested shows how far it is ('ingesting 42%'), with a bar under the word. */
+/**
+ * The status; an item being ingested shows how far it is ('ingesting 42%'), with a bar under the word, and a
+ * stream being recorded says so (its seconds and bytes show in their columns).
+ */
 export const IngestStatusBadge = ({
   status,
   progress,
+  recording = false,
 }: {
   status: IngestStatus;
   progress?: number | null;
+  recording?: boolean;
 }) =>
-  status === 'ingesting' && progress != null ? (
+  status === 'ingesting' && recording ? (
+    <Badge
+      color="red"
+      variant="light"
+      tt="none"
+      data-testid="ingest-status"
+      title="ingesting: the stream is being recorded"
+      leftSection={<span aria-hidden>●</span>}
+    >
+      recording
+    </Badge>
+  ) : status === 'ingesting' && progress != null ? (
     <Stack gap={2} w={110} data-testid="ingest-status" aria-label={`ingesting, ${progress}% done`}>
       <Badge color={COLORS[status]} variant="light" tt="none">
         {`ingesting ${progress}%`}

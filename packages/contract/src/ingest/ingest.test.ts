@@ -23,6 +23,7 @@ import {
   isPlayable,
   MANUAL_STATUS_CHANGES,
   manualStatusChanges,
+  monitoredNode,
   type QueueItemFacts,
   rankEntrySchema,
   schedulePriority,
@@ -180,6 +181,21 @@ describe('rules on queue items (spec2 §4)', () => {
       ),
     );
     expect(canMonitor({ endpointTypeKnown: true, queueItemId: 0, recording: true })).toBe(true);
+    const liveNode = { id: 7, mediaId: 9, path: '/Arrivals/Live/Match', accountName: 'news' };
+    const endpoint = {
+      id: 1,
+      name: 'Pitch',
+      serviceId: 1,
+      category: 'stream' as const,
+      status: 'ok' as const,
+      controllable: true,
+      recording: true,
+    };
+    expect(monitoredNode({ id: 3, endpoint, liveNode })).toBe(liveNode);
+    expect(monitoredNode({ id: 3, endpoint: { ...endpoint, recording: false }, liveNode })).toBeNull();
+    expect(monitoredNode({ id: 3, endpoint: { ...endpoint, category: 'none' }, liveNode })).toBeNull();
+    expect(monitoredNode({ id: 3, endpoint: null, liveNode })).toBeNull();
+    expect(monitoredNode({ id: 3, endpoint, liveNode: null })).toBeNull();
     expect(canControl({ autoCapture: 'ondemand' })).toBe(false);
     expect(canControl({ autoCapture: 'always' })).toBe(true);
     expect(canControl({})).toBe(true);

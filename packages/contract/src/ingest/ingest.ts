@@ -175,7 +175,16 @@ export const ingestQueueItemSchema = z.object({
       status: z.enum(ENDPOINT_STATUSES),
       /** spec2 §4: whether people may start and stop its stream (not when autoCapture is 'ondemand'). */
       controllable: z.boolean(),
+      /** Whether the endpoint records this item now (spec2 §4 monitoring: its recording flag and queue item). */
+      recording: z.boolean(),
     })
+    .nullable(),
+  /**
+   * The node a stream being recorded plays live from (`lifestream` media in its arrivals folder), while it
+   * records; null otherwise. `path` is the node's path in its account.
+   */
+  liveNode: z
+    .object({ id: z.number().int(), mediaId: z.number().int(), path: z.string(), accountName: z.string() })
     .nullable(),
   edgeServerId: z.number().int(),
   serviceGroupId: z.number().int().nullable(),
@@ -204,6 +213,16 @@ export const ingestQueueItemSchema = z.object({
   sourceName: z.string(),
 });
 export type IngestQueueItem = z.infer<typeof ingestQueueItemSchema>;
+
+/** The live node a person may monitor a queue item on (spec2 §4: canMonitor), or null. */
+export const monitoredNode = (item: Pick<IngestQueueItem, 'id' | 'endpoint' | 'liveNode'>) =>
+  canMonitor({
+    endpointTypeKnown: item.endpoint?.category === 'stream',
+    queueItemId: item.id,
+    recording: item.endpoint?.recording === true,
+  })
+    ? item.liveNode
+    : null;
 
 export const INGEST_SORT_KEYS = [
   'id',

@@ -9,6 +9,7 @@ import {
   displayName,
   editorNodeId,
   folderAccessOf,
+  folderApiPathOf,
   freeName,
   isWithin,
   mediaManagerLink,
@@ -37,6 +38,8 @@ describe('node paths', () => {
     expect(nodeLevel('/acme')).toBe(0);
     expect(nodeLevel('/acme/News/Today')).toBe(2);
     expect(parentPathOf('/acme/News/Today')).toBe('/acme/News');
+    expect(folderApiPathOf('acme', '/Arrivals/Live/Match')).toBe('/acme/Arrivals/Live');
+    expect(folderApiPathOf('acme', '/Clip')).toBe('/acme');
     expect(parentPathOf('/acme')).toBeNull();
   });
 

@@ -35,6 +35,10 @@ export const splitAccountPath = (path: string) => {
 export const accountPath = (accountName: string, innerPath: string) =>
   innerPath === '/' ? `/${accountName}` : `/${accountName}${innerPath}`;
 
+/** The API path of the folder a node (by its path inside the account) lies in. */
+export const folderApiPathOf = (accountName: string, innerNodePath: string) =>
+  parentPathOf(accountPath(accountName, innerNodePath)) ?? accountPath(accountName, '/');
+
 /** True when `path` is `ancestor` or lies below it. */
 export const isWithin = (path: string, ancestor: string) =>
   path === ancestor || path.startsWith(ancestor === '/' ? '/' : `${ancestor}/`);

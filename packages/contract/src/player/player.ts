@@ -42,6 +42,8 @@ export const PLAYER_MESSAGES = {
   markIn: 'Mark in',
   markOut: 'Mark out',
   mediaLoadFailed: 'The media could not be loaded',
+  liveUnsupported: 'This browser cannot play live streams',
+  liveBadge: 'Live',
   clipSaved: (name: string, path: string) => `Clip ${name} saved to ${path}`,
   clipSaveFailed: (reason: string) => `Unable to save the clip - ${reason}`,
 } as const;
@@ -78,6 +80,8 @@ export const loadSourceSchema = z
     /** The edl's pieces, so the player needs no further call to play an edl. */
     edl: edlSchema.optional(),
     fps: z.number().positive().max(1000).optional(),
+    /** The media is a stream being recorded (`lifestream`): play its live HLS playlist. */
+    live: z.boolean().optional(),
   })
   .refine((source) => source.mediaId !== undefined || source.edl !== undefined, {
     error: 'A source names a media id or an edl',

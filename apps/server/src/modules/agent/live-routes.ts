@@ -64,16 +64,18 @@ export const registerAgentLiveRoutes = (
         throw new AppError(ERROR_CODES.conflict, 'The stream feeds no account: there is no node to play it');
       const targetFolder = ingested.folderOptions?.targetFolder;
       const accountId = ingested.accountId;
-      const live = await ctx.db.transaction((tx) =>
-        addLiveMedia(tx, {
+      const live = await ctx.db.transaction(async (tx) => {
+        const added = await addLiveMedia(tx, {
           accountId,
           ingestQueueItemId: id,
           targetFolder: typeof targetFolder === 'string' ? targetFolder : null,
           folderName: ingested.folderName,
           name: ingested.clipName || ingested.sourceName,
           sourcePath: ingested.sourceName,
-        }),
-      );
+        });
+        if (added?.created) await repo.setLiveNode(tx, id, added.nodeId);
+        return added;
+      });
       if (!live) throw new AppError(ERROR_CODES.conflict, 'The recording has landed: it is no longer live');
       await addLiveSegment(ctx, {
         mediaId: live.mediaId,

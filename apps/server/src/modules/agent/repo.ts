@@ -308,6 +308,13 @@ export const setThumbnail = async (db: DbOrTx, id: number, thumbnailPath: string
   return before?.thumbnailPath ?? null;
 };
 
+/** Points a recording stream's item at the node it plays live from. */
+export const setLiveNode = (db: DbOrTx, id: number, liveNodeId: number) =>
+  db
+    .update(ingestQueueItems)
+    .set({ liveNodeId, version: sql`nextval('ingest_queue_version')` })
+    .where(eq(ingestQueueItems.id, id));
+
 export const upsertUnprocessedFile = (db: DbOrTx, endpointId: number, path: string) =>
   db
     .insert(unprocessedFiles)

@@ -24,6 +24,22 @@ const toItem = (
           category: endpointCategory(row.endpointTypeId ?? ''),
           status: row.endpointStatus as EndpointStatus,
           controllable: canControl(row.endpointOptions ?? {}),
+          recording: row.endpointRecording ?? false,
+        }
+      : null,
+  // Live only while it records: once the recording lands, the node plays it as a file.
+  liveNode:
+    row.status === 'ingesting' &&
+    row.liveMediaType === 'lifestream' &&
+    row.liveNodeId != null &&
+    row.liveNodePath != null &&
+    row.liveMediaId != null &&
+    row.liveAccountName != null
+      ? {
+          id: row.liveNodeId,
+          mediaId: row.liveMediaId,
+          path: row.liveNodePath,
+          accountName: row.liveAccountName,
         }
       : null,
   edgeServerId: row.edgeServerId,

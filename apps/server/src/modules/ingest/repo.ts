@@ -4,6 +4,8 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { arrivalsFolders } from '../arrivals/tables.ts';
 import { edgeServers, endpoints, services } from '../edge/tables.ts';
+import { media, nodes } from '../nodes/tables.ts';
+import { accounts } from '../organisation/tables.ts';
 import { ingestQueueItems, unprocessedFiles } from './tables.ts';
 
 /** Which queue a list reads: each has its own (scope, rank, id) index in ingest/tables.ts. */
@@ -114,7 +116,14 @@ const itemColumns = {
   endpointTypeId: endpoints.typeId,
   endpointOptions: endpoints.options,
   endpointStatus: endpoints.status,
+  /** The endpoint records this item now: it says it records, and this is its newest item in ingest. */
+  endpointRecording: sql<boolean>`(${endpoints.recording} and ${ingestQueueItems.status} = 'ingesting' and ${ingestQueueItems.id} = (select max(q.id) from ingest_queue_items q where q.endpoint_id = ${ingestQueueItems.endpointId} and q.status = 'ingesting'))`,
   serviceGroupId: services.serviceGroupId,
+  liveNodeId: nodes.id,
+  liveNodePath: nodes.path,
+  liveMediaId: media.id,
+  liveMediaType: media.type,
+  liveAccountName: accounts.name,
 };
 
 const selectItems = (db: DbOrTx) =>
@@ -122,7 +131,10 @@ const selectItems = (db: DbOrTx) =>
     .select(itemColumns)
     .from(ingestQueueItems)
     .leftJoin(endpoints, eq(endpoints.id, ingestQueueItems.endpointId))
-    .leftJoin(services, eq(services.id, endpoints.serviceId));
+    .leftJoin(services, eq(services.id, endpoints.serviceId))
+    .leftJoin(nodes, eq(nodes.id, ingestQueueItems.liveNodeId))
+    .leftJoin(media, eq(media.id, nodes.mediaId))
+    .leftJoin(accounts, eq(accounts.id, nodes.accountId));
 
 export type ItemRow = Awaited<ReturnType<ReturnType<typeof selectItems>['execute']>>[number];
 

@@ -13,6 +13,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { arrivalsFolders } from '../arrivals/tables.ts';
 import { edgeServers, endpoints } from '../edge/tables.ts';
+import { nodes } from '../nodes/tables.ts';
 import { accounts } from '../organisation/tables.ts';
 
 /** Every write to a queue item takes the next value, so `sinceVersion` finds what changed. */
@@ -61,6 +62,8 @@ export const ingestQueueItems = pgTable(
     contentHash: text(),
     /** A person asked a recording stream to stop; the agent ends it, finishes the file and ingests it. */
     stopRequestedAt: timestamp({ withTimezone: true }),
+    /** The node a stream being recorded plays live from; its recording lands on it. */
+    liveNodeId: integer().references(() => nodes.id, { onDelete: 'set null' }),
     version: bigint({ mode: 'number' }).notNull().default(sql`nextval('ingest_queue_version')`),
   },
   (t) => [
@@ -69,6 +72,8 @@ export const ingestQueueItems = pgTable(
     index('ingest_queue_items_folder_rank_idx').on(t.arrivalsFolderId, t.rank, t.id),
     index('ingest_queue_items_account_rank_idx').on(t.accountId, t.rank, t.id),
     index('ingest_queue_items_endpoint_idx').on(t.endpointId, t.id),
+    // A node's delete clears the reference through it.
+    index('ingest_queue_items_live_node_idx').on(t.liveNodeId).where(sql`${t.liveNodeId} is not null`),
     index('ingest_queue_items_status_idx').on(t.edgeServerId, t.status),
     index('ingest_queue_items_version_idx').on(t.version),
   ],

@@ -61,7 +61,9 @@ export const livePlaylistText = (
   segments: { sequence: number; duration: number; discontinuity: boolean }[],
   ended: boolean,
 ) => {
-  const target = Math.max(1, ...segments.map((segment) => Math.ceil(segment.duration)));
+  // RFC 8216: each duration rounded to the nearest second fits the target (a ceiling would add a second to
+  // every player's hold-back, three target durations behind the live edge).
+  const target = Math.max(1, ...segments.map((segment) => Math.round(segment.duration)));
   const lines = [
     '#EXTM3U',
     '#EXT-X-VERSION:3',

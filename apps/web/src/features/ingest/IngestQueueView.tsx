@@ -26,6 +26,7 @@ import {
 import { useCallback, useMemo, useState } from 'react';
 import { type QueueScope, useIngestQueue, useQueueEndpoints } from '../../api/ingest.ts';
 import { DataTable, type DataTableSort } from '../../ui/data-table/DataTable.tsx';
+import { PlayerHost } from '../player/PlayerHost.tsx';
 import { commonStatusChanges } from './action-rules.ts';
 import { factsOf } from './ItemActionsMenu.tsx';
 import { EditNamesDialog, LogDialog, ScheduleDialog } from './ItemDialogs.tsx';
@@ -280,6 +281,8 @@ const QueueItems = ({ scope, mode, thumbSize, initialStatuses = [], initialKinds
       )}
       <EditNamesDialog item={editing} onClose={() => setEditing(null)} />
       <LogDialog item={logOf} onClose={() => setLogOf(null)} />
+      {/* Monitor opens a recording stream in the floating player. */}
+      <PlayerHost />
       <ScheduleDialog item={scheduling} onClose={() => setScheduling(null)} />
     </Stack>
   );

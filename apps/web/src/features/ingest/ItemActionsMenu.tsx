@@ -7,10 +7,13 @@ import {
   canStartStream,
   canStopStream,
   canTrash,
+  folderApiPathOf,
   hasLog,
   type IngestQueueItem,
+  monitoredNode,
   type QueueItemFacts,
 } from '@media/contract';
+import { openPlayer } from '../player/player-store.ts';
 import { allowsAction, type QueueActionRules, statusChangesOf } from './action-rules.ts';
 import type { useQueueActions } from './useQueueActions.ts';
 
@@ -53,7 +56,18 @@ export const ItemActionsMenu = ({
     log: hasLog(facts),
     trash: canTrash(facts),
   };
-  const anything = statuses.length > 0 || Object.values(entries).some(Boolean);
+  const liveNode = monitoredNode(item);
+  const anything = statuses.length > 0 || liveNode !== null || Object.values(entries).some(Boolean);
+  const monitor = () => {
+    if (!liveNode || item.accountId === null) return;
+    openPlayer({
+      mediaId: liveNode.mediaId,
+      name: item.clipName || item.sourceName,
+      path: folderApiPathOf(liveNode.accountName, liveNode.path),
+      accountId: item.accountId,
+      accountName: liveNode.accountName,
+    });
+  };
   return (
     <Menu position="bottom-end" withinPortal shadow="md">
       <Menu.Target>
@@ -73,6 +87,7 @@ export const ItemActionsMenu = ({
             {`Set to ${to}`}
           </Menu.Item>
         ))}
+        {liveNode && <Menu.Item onClick={monitor}>Monitor</Menu.Item>}
         {entries.sendToTop && <Menu.Item onClick={() => void actions.sendToTop(item)}>Send to top</Menu.Item>}
         {entries.start && <Menu.Item onClick={() => void actions.startStream(item)}>Start stream</Menu.Item>}
         {entries.stop && <Menu.Item onClick={() => void actions.stopStream(item)}>Stop stream</Menu.Item>}

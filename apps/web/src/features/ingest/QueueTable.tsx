@@ -181,13 +181,19 @@ export const useQueueColumns = (props: {
 };
 
 /** The status badge; an error shows on hover too. */
-const StatusCell = ({ item }: { item: IngestQueueItem }) =>
-  item.error ? (
+const StatusCell = ({ item }: { item: IngestQueueItem }) => {
+  const badge = (
+    <IngestStatusBadge
+      status={item.status}
+      progress={item.progress}
+      recording={item.endpoint?.recording === true}
+    />
+  );
+  return item.error ? (
     <Tooltip label={item.error} multiline w={320} openDelay={300}>
-      <span>
-        <IngestStatusBadge status={item.status} progress={item.progress} />
-      </span>
+      <span>{badge}</span>
     </Tooltip>
   ) : (
-    <IngestStatusBadge status={item.status} progress={item.progress} />
+    badge
   );
+};

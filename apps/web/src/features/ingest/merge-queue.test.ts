@@ -9,6 +9,7 @@ const item = (id: number, fields: Partial<IngestQueueItem> = {}): IngestQueueIte
   isSchedule: false,
   endpointId: 1,
   endpoint: null,
+  liveNode: null,
   edgeServerId: 1,
   serviceGroupId: null,
   serviceGroupServices: [],

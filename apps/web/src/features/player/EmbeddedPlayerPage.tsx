@@ -1,4 +1,4 @@
-import { Box, Button, Group, Text } from '@mantine/core';
+import { Badge, Box, Button, Group, Text } from '@mantine/core';
 import { PLAYER_MESSAGES } from '@media/contract';
 import { useEffect, useRef } from 'react';
 import { useParams } from 'react-router';
@@ -45,10 +45,22 @@ export const EmbeddedPlayerPage = () => {
       style={{ position: 'fixed', inset: 0, display: 'flex', flexDirection: 'column' }}
       data-testid="embedded-player"
       data-controls-mode={player.mode}
+      data-live={player.live || undefined}
       data-window-size={
         player.windowSize ? `${player.windowSize.width}x${player.windowSize.height}` : undefined
       }
     >
+      {player.live && (
+        <Badge
+          color="red"
+          variant="filled"
+          size="sm"
+          style={{ position: 'absolute', top: 8, left: 8, zIndex: 1 }}
+          data-testid="player-live"
+        >
+          {PLAYER_MESSAGES.liveBadge}
+        </Badge>
+      )}
       <video
         ref={video}
         src={player.src}

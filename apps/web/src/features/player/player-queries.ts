@@ -29,16 +29,20 @@ export const useSaveClip = () =>
       }),
   });
 
+/** Asks for the media's first byte: null when it answers, else the server's reason. */
+const firstByteProblem = async (url: string) => {
+  const response = await fetch(url, { headers: { range: 'bytes=0-0' }, credentials: 'same-origin' });
+  if (response.ok) return null;
+  return errorText(await response.json().catch(() => response.statusText));
+};
+
+/** Whether the media at `url` answers now (a stream's recording has landed, say). */
+export const contentAnswers = async (url: string) =>
+  (await firstByteProblem(url).catch(() => 'unreachable')) === null;
+
 /**
  * Why a video would not load: the element only says "format error", so ask the server for the first byte
- * and read its error; when the file answers, the browser could not decode it.
+ * and read its error; when the file answers (or the server cannot be asked), the browser could not decode it.
  */
-export const mediaErrorReason = async (url: string, fallback: string) => {
-  try {
-    const response = await fetch(url, { headers: { range: 'bytes=0-0' }, credentials: 'same-origin' });
-    if (response.ok) return fallback;
-    return errorText(await response.json().catch(() => response.statusText));
-  } catch {
-    return fallback;
-  }
-};
+export const mediaErrorReason = async (url: string, fallback: string) =>
+  (await firstByteProblem(url).catch(() => null)) ?? fallback;

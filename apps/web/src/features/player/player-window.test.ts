@@ -38,6 +38,13 @@ describe('the floating player (spec3 §4 Player)', () => {
     });
     expect(sourceCommand({ ...info, mediaId: 12, type: 'edl', edl })).toMatchObject({ edlId: 12, edl });
     expect(sourceCommand({ ...info, mediaId: 0 })).toBeNull();
+    // A stream being recorded plays its live playlist.
+    expect(sourceCommand({ ...info, type: 'lifestream' })).toEqual({
+      type: 'loadSource',
+      mediaId: 7,
+      fps: undefined,
+      live: true,
+    });
   });
 
   it('plays when ready, seeking to the end first when start is end', () => {

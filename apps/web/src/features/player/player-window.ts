@@ -20,6 +20,8 @@ import {
 export const sourceCommand = (info: PlayerMediaInfo): LoadSource | null => {
   if (info.edl && (info.type === 'edl' || info.mediaId <= 0))
     return { type: 'loadSource', edlId: info.edl.id, edl: info.edl, fps: info.edl.fps };
+  if (info.mediaId > 0 && info.type === 'lifestream')
+    return { type: 'loadSource', mediaId: info.mediaId, fps: info.edl?.fps, live: true };
   if (info.mediaId > 0) return { type: 'loadSource', mediaId: info.mediaId, fps: info.edl?.fps };
   return null;
 };

@@ -7,6 +7,7 @@ import {
   type PlayerEvent,
 } from '@media/contract';
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
+import { attachLivePlaylist, livePlaylistUrl } from './live-playback.ts';
 import {
   clipEdl,
   clipRange,
@@ -17,7 +18,7 @@ import {
   type Marks,
   timeOfFrame,
 } from './player-frames.ts';
-import { mediaContentUrl, mediaErrorReason } from './player-queries.ts';
+import { contentAnswers, mediaContentUrl, mediaErrorReason } from './player-queries.ts';
 import { readPlayerCommand } from './player-window.ts';
 import { frameJpegDataUrl, playVideo, seekTo } from './video-element.ts';
 
@@ -48,11 +49,16 @@ export const useEmbeddedPlayer = (
   const [marks, setMarks] = useState<Marks>({ inFrame: null, outFrame: null });
   const [currentFrame, setCurrentFrame] = useState(0);
   const [windowSize, setWindowSize] = useState<{ width: number; height: number } | null>(null);
+  /** A live stream's recording landed while it played: the player goes on with the file. */
+  const [landed, setLanded] = useState(false);
 
   const fps = source?.fps ?? DEFAULT_PLAYER_FPS;
   const pieces = piecesOf(source);
   const piece = pieces[index];
-  const src = piece ? mediaContentUrl(piece.mediaId, accountId) : undefined;
+  const live = Boolean(source?.live) && !landed && piece !== undefined;
+  const fileUrl = piece ? mediaContentUrl(piece.mediaId, accountId) : undefined;
+  // A live stream's video is fed by hls.js (or the browser's own HLS), not by a src attribute.
+  const src = live ? undefined : fileUrl;
 
   // The message listener and the video's events read the latest state through this ref.
   const state = useRef({ source, index, marks, fps, pieces, piece, src });
@@ -62,10 +68,10 @@ export const useEmbeddedPlayer = (
   /** Where to go once the piece's media has loaded, and whether to play on. */
   const pending = useRef<{ seconds: number | null; play: boolean }>({ seconds: null, play: false });
 
-  const post = (message: PlayerEvent) => {
+  const post = useCallback((message: PlayerEvent) => {
     const to = target.current ?? { window: window.parent, origin: window.location.origin };
     to.window.postMessage(message, to.origin);
-  };
+  }, []);
 
   /** Shows a frame of a piece; when the piece's media differs, once it has loaded. */
   const goTo = (nextIndex: number, frame: number, play: boolean) => {
@@ -126,6 +132,7 @@ export const useEmbeddedPlayer = (
         pending.current = { seconds: null, play: false };
         setMarks({ inFrame: null, outFrame: null });
         setIndex(0);
+        setLanded(false);
         setSource(command);
         return;
       case 'controlsMode':
@@ -162,6 +169,33 @@ export const useEmbeddedPlayer = (
     window.addEventListener('message', listener);
     return () => window.removeEventListener('message', listener);
   }, []);
+
+  const liveMediaId = live ? piece?.mediaId : undefined;
+  useEffect(() => {
+    const element = video.current;
+    if (liveMediaId === undefined || !element) return;
+    let stop: (() => void) | undefined;
+    let gone = false;
+    const onFatal = (reason: string) => {
+      const file = mediaContentUrl(liveMediaId, accountId);
+      void contentAnswers(file).then((answers) => {
+        if (gone) return;
+        if (answers) {
+          // The recording has landed on the node: play it from where the live picture was.
+          pending.current = { seconds: element.currentTime, play: !element.paused };
+          setLanded(true);
+        } else post({ type: 'errorLoadingMedia', reason });
+      });
+    };
+    void attachLivePlaylist(element, livePlaylistUrl(liveMediaId), onFatal).then((detach) => {
+      if (gone) detach();
+      else stop = detach;
+    });
+    return () => {
+      gone = true;
+      stop?.();
+    };
+  }, [liveMediaId, accountId, video, post]);
 
   const mark = useCallback(
     (which: keyof Marks) => {
@@ -211,5 +245,5 @@ export const useEmbeddedPlayer = (
     },
   };
 
-  return { source, src, mode, marks, fps, currentFrame, windowSize, mark, videoEvents };
+  return { source, src, live, mode, marks, fps, currentFrame, windowSize, mark, videoEvents };
 };

@@ -1,9 +1,6 @@
 import { Anchor, Badge, Group, Progress, Stack, Text } from '@mantine/core';
-import type { Upload } from '@media/contract';
+import { folderApiPathOf, type Upload } from '@media/contract';
 import { openPlayer } from '../player/player-store.ts';
-
-/** The folder of a node path (`/File Uploads/2026-11-24/Interview` → `/File Uploads/2026-11-24`). */
-const folderOf = (nodePath: string) => nodePath.slice(0, nodePath.lastIndexOf('/')) || '/';
 
 /**
  * What became of an upload (spec1 upload; issue 13): a media upload is a node whose proxy a cloud job makes
@@ -59,7 +56,7 @@ export const UploadOutcome = ({ upload, accountName }: { upload: Upload; account
           openPlayer({
             mediaId,
             name: upload.name,
-            path: `/${accountName}${folderOf(nodePath)}`.replace(/\/$/, ''),
+            path: folderApiPathOf(accountName, nodePath),
             accountId: upload.accountId,
             accountName,
           })

@@ -15,7 +15,7 @@ import {
   useTable,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type ReactNode, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
 import { DragSelectArea } from '../DragSelectArea.tsx';
 import { ellipsisIfText } from '../Ellipsis.tsx';
 import { Paginator } from '../Paginator.tsx';
@@ -91,21 +91,29 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
   );
   const [columnSizing, setColumnSizing] = useState<Record<string, number>>({});
 
+  // One cell renderer for the table's life, reading the latest columns: a cell function is rendered as a
+  // component, so a new one on every update would remount each cell (and close a menu open in a row).
+  const latestColumns = useRef(props.columns);
+  latestColumns.current = props.columns;
+  const renderCell = useCallback(({ row, column }: { row: { original: T }; column: { id: string } }) => {
+    const shown = latestColumns.current.find((candidate) => candidate.id === column.id);
+    // A text that does not fit ends in an ellipsis and shows in full as a tooltip (spec3 §9).
+    return shown ? ellipsisIfText(shown.cell(row.original)) : null;
+  }, []);
   const columnDefs = useMemo<ColumnDef<typeof features, T>[]>(
     () =>
       props.columns.map((column) => ({
         id: column.id,
         header: column.header,
         accessorFn: (row: T) => row,
-        // A text that does not fit ends in an ellipsis and shows in full as a tooltip (spec3 §9).
-        cell: ({ row }) => ellipsisIfText(column.cell(row.original)),
+        cell: renderCell,
         enableSorting: column.sortable ?? false,
         // Rows are sorted by the server; the first press sorts ascending, whatever the cell holds.
         sortDescFirst: false,
         enableHiding: column.optional ?? false,
         size: column.width ?? 160,
       })),
-    [props.columns],
+    [props.columns, renderCell],
   );
   const rowSelection = useMemo<RowSelectionState>(
     () => Object.fromEntries(selectedIds.map((id) => [id, true])),

@@ -1,0 +1,3 @@
+ALTER TABLE "ingest_queue_items" ADD COLUMN "live_node_id" integer;--> statement-breakpoint
+ALTER TABLE "ingest_queue_items" ADD CONSTRAINT "ingest_queue_items_live_node_id_nodes_id_fk" FOREIGN KEY ("live_node_id") REFERENCES "public"."nodes"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "ingest_queue_items_live_node_idx" ON "ingest_queue_items" USING btree ("live_node_id") WHERE "ingest_queue_items"."live_node_id" is not null;
