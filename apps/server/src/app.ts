@@ -42,6 +42,8 @@ import { registerStatusRoutes } from './modules/status/routes.ts';
 import { registerUploadRoutes } from './modules/uploads/routes.ts';
 import { registerUserRoutes } from './modules/users/routes.ts';
 import type { Actor } from './platform/auth/actor.ts';
+import { AuthEpoch } from './platform/auth/auth-epoch.ts';
+import { RightsCache } from './platform/auth/rights-cache.ts';
 import { SESSION_COOKIE, SessionStore } from './platform/auth/sessions.ts';
 import type { AppContext } from './platform/context.ts';
 import { unauthenticated } from './platform/errors.ts';
@@ -50,7 +52,6 @@ import { registerErrorHandler } from './platform/http/error-handler.ts';
 import { registerInputGuards } from './platform/http/input-guards.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { registerWebApp } from './platform/http/web-app.ts';
-import { loadRights } from './platform/permissions.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -65,6 +66,7 @@ declare module 'fastify' {
 
 export type AppServices = {
   sessions: SessionStore;
+  rights: RightsCache;
   csrf: CsrfGuard;
 };
 
@@ -89,15 +91,20 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
   registerErrorHandler(app);
   registerInputGuards(app);
 
+  const authEpoch = await AuthEpoch.open(ctx.database);
   const services: AppServices = {
-    sessions: new SessionStore(ctx.db, config, (error) =>
+    sessions: new SessionStore(ctx.db, config, authEpoch, (error) =>
       ctx.log.warn({ err: error }, 'writing the activity time of sessions failed'),
     ),
+    rights: new RightsCache(ctx.db, authEpoch),
     csrf: new CsrfGuard(config, ctx.secretKey),
   };
 
   // Pending session activity is written before the database closes (ctx.close runs after app.close).
-  app.addHook('onClose', () => services.sessions.close());
+  app.addHook('onClose', async () => {
+    await services.sessions.close();
+    await authEpoch.close();
+  });
   await app.register(fastifyCookie);
   await registerSecurityHeaders(app, config);
   await app.register(fastifySwagger, {
@@ -156,7 +163,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
           sessionIdHash: session.idHash,
           sessionPublicId: session.publicId,
           rights: () => {
-            rights ??= loadRights(ctx.db, session.userId, session.acting);
+            rights ??= services.rights.of(session);
             return rights;
           },
         };

@@ -254,11 +254,18 @@ describe(`session expiry (${testDriver()})`, () => {
   });
   afterAll(() => t.close());
 
-  /** Moves a user's session timestamps back, as if that much time had passed. */
+  /**
+   * Moves a user's session timestamps back, as if that much time had passed. The instance keeps the sessions
+   * it serves (and their last activity) in memory; time that passed without it is announced to it as a change
+   * of the session (account_id set to itself bumps the auth epoch, migration 0024).
+   */
   const age = (userId: number, column: 'lastSeenAt' | 'expiresAt', seconds: number) =>
     t.ctx.db
       .update(sessions)
-      .set({ [column]: sql`${sessions[column]} - make_interval(secs => ${seconds})` })
+      .set({
+        [column]: sql`${sessions[column]} - make_interval(secs => ${seconds})`,
+        accountId: sql`${sessions.accountId}`,
+      })
       .where(eq(sessions.userId, userId));
 
   it('ends a session idle for longer than SESSION_IDLE_MINUTES', async () => {

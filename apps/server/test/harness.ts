@@ -200,6 +200,44 @@ export const readMails = (config: Config) => {
     .map((f) => fs.readFileSync(path.join(folder, f), 'utf8'));
 };
 
+/** A new user, given what `grant` gives, signed in. */
+export const signedInUser = async (t: TestApp, grant?: (userId: number) => Promise<void>) => {
+  const user = await makeUser(t.ctx.db);
+  await grant?.(user.id);
+  return { user, client: await t.client().signIn(user.username, user.password as string) };
+};
+
+/**
+ * A second instance on the PostgreSQL database of `a` (its own pool, bus and caches), and a client of it
+ * that carries the cookies of a client of `a`: the same person's session, served by the other instance.
+ */
+export const buildSecondInstance = async (a: TestApp) => {
+  const config = loadConfig({
+    DATABASE_URL: a.config.databaseUrl,
+    DATA_DIR: a.config.dataDir,
+    LOG_LEVEL: 'silent',
+  });
+  config.webDist = a.config.webDist;
+  const { ctx } = await createContext(config, {
+    logStream: new Writable({ write: (_c, _e, done) => done() }),
+    database: { poolSize: 2 },
+  });
+  const app = await buildApp(ctx);
+  return {
+    app,
+    ctx,
+    clientLike: (client: TestClient) => {
+      const other = new TestClient(app, ctx.config);
+      for (const [name, value] of client.cookies) other.cookies.set(name, value);
+      return other;
+    },
+    close: async () => {
+      await app.close();
+      await ctx.close();
+    },
+  };
+};
+
 /**
  * A small organisation for route tests: one reseller → site group → site with two accounts, a second
  * site elsewhere, and a signed-in client for each level of rights.
@@ -217,11 +255,7 @@ export const makeWorld = async (t: TestApp) => {
   const siblingAccount = await makeAccount(db, { siteId: site.id });
   const otherSite = await makeSite(db);
   const otherAccount = await makeAccount(db, { siteId: otherSite.id });
-  const signedIn = async (grant: (userId: number) => Promise<void>) => {
-    const user = await makeUser(db);
-    await grant(user.id);
-    return { user, client: await t.client().signIn(user.username, user.password as string) };
-  };
+  const signedIn = (grant: (userId: number) => Promise<void>) => signedInUser(t, grant);
   const levels = {
     admin: { user: undefined, client: await t.admin() },
     resellerManager: await signedIn((id) => grantManagerOf(db, id, 'reseller', reseller.id)),

@@ -1,37 +1,20 @@
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
 import { loginFailures } from '../src/modules/auth/tables.ts';
-import { loadConfig } from '../src/platform/config.ts';
-import type { AppContext } from '../src/platform/context.ts';
 import { LISTENER_APPLICATION_NAME } from '../src/platform/live/bus.ts';
-import { createContext } from '../src/platform/start.ts';
-import { buildTestApp, type TestApp, TestClient, testDriver } from './harness.ts';
+import { buildSecondInstance, buildTestApp, type TestApp, TestClient, testDriver } from './harness.ts';
 
 // Several instances share one PostgreSQL database; PGlite is one process's database by design.
 describe.skipIf(testDriver() !== 'postgres')('two instances on one PostgreSQL database', () => {
   let a: TestApp;
-  let b: { app: FastifyInstance; ctx: AppContext };
+  let b: Awaited<ReturnType<typeof buildSecondInstance>>;
 
   beforeAll(async () => {
     a = await buildTestApp();
-    const config = loadConfig({
-      DATABASE_URL: a.config.databaseUrl,
-      DATA_DIR: a.config.dataDir,
-      LOG_LEVEL: 'silent',
-    });
-    config.webDist = a.config.webDist;
-    const { ctx } = await createContext(config, {
-      logStream: new Writable({ write: (_c, _e, done) => done() }),
-      database: { poolSize: 2 },
-    });
-    b = { app: await buildApp(ctx), ctx };
+    b = await buildSecondInstance(a);
   });
   afterAll(async () => {
-    await b.app.close();
-    await b.ctx.close();
+    await b.close();
     await a.close();
   });
 

@@ -1,5 +1,6 @@
 import type { Endpoint, IngestQueueItem } from '@media/contract';
 import { and, eq } from 'drizzle-orm';
+import { expect } from 'vitest';
 import { endpoints, services } from '../src/modules/edge/tables.ts';
 import { ingestQueueItems } from '../src/modules/ingest/tables.ts';
 import type { DbOrTx } from '../src/platform/db/client.ts';
@@ -101,3 +102,21 @@ export const makeStreamWorld = async (name: string, serviceOptions: Record<strin
 };
 
 export type StreamWorld = Awaited<ReturnType<typeof makeStreamWorld>>;
+
+/**
+ * A recording stopped by hand lasts from its start to when the agent heard Stop: at least what the item
+ * showed when Stop was asked (`seen`, less a second), at most that plus the time until the agent wrote that it
+ * had stopped (its 'Recording stopped' log line), plus a second. A loaded machine hears Stop later; a
+ * recording cut short or running on fails.
+ */
+export const expectRecordedUntilStop = (
+  recordedSeconds: number,
+  seen: { duration: number; at: number },
+  log: string,
+) => {
+  const stoppedLine = log.split('\n').find((text) => text.includes('Recording stopped'));
+  const stoppedAt = Date.parse(stoppedLine?.split(' ')[0] ?? '');
+  expect(Number.isFinite(stoppedAt), 'the log says when the recording stopped').toBe(true);
+  expect(recordedSeconds).toBeGreaterThanOrEqual(seen.duration - 1);
+  expect(recordedSeconds).toBeLessThanOrEqual(seen.duration + (stoppedAt - seen.at) / 1000 + 1);
+};

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from '../users/tables.ts';
 
 export const sessions = pgTable(
@@ -38,3 +38,14 @@ export const loginFailures = pgTable(
   },
   (t) => [primaryKey({ columns: [t.kind, t.key] })],
 );
+
+/**
+ * One row whose value grows with every change to what signing in and rights are read from (sessions ended or
+ * switched to another role, users renamed, disabled or deleted, manager grants, account access, managing
+ * roles): statement triggers bump it in the changing transaction (migration 0024), so an instance's cached
+ * sessions and rights are good while the value it read stands still.
+ */
+export const authEpoch = pgTable('auth_epoch', {
+  id: integer().primaryKey(),
+  value: bigint({ mode: 'number' }).notNull(),
+});

@@ -4,6 +4,7 @@ import { users } from '../../modules/users/tables.ts';
 import type { Config } from '../config.ts';
 import { randomToken, sha256 } from '../crypto.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
+import { type AuthEpoch, GenerationCache } from './auth-epoch.ts';
 
 export const SESSION_COOKIE = 'sessionid';
 /** lastSeenAt is written at most this often per session, so reads do not turn into writes. */
@@ -15,6 +16,8 @@ export type ResolvedSession =
   | {
       ok: true;
       idHash: string;
+      /** The auth generation it was resolved in: the request's rights are cached in the same one. */
+      generation: number;
       publicId: string;
       userId: number;
       username: string;
@@ -23,12 +26,27 @@ export type ResolvedSession =
     }
   | { ok: false; message?: string };
 
+type SessionRow = {
+  publicId: string;
+  userId: number;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  endedAt: Date | null;
+  disconnectMessage: string | null;
+  accountId: number | null;
+  actingRoleId: number | null;
+  username: string;
+  disabled: boolean;
+};
+
 /**
- * Sessions live in the database, so any instance serves any session. Resolving one is one query and
- * nothing is cached: an ended, expired or disabled user's session fails on its next request. The idle
- * clock (lastSeenAt) is written off the request's path: at most once a minute per session, batched.
+ * Sessions live in the database, so any instance serves any session. A session's row is cached for as long
+ * as the auth epoch stands still (AuthEpoch: every end, disconnect, role switch, user change bumps it), so an
+ * ended, expired or disabled user's session fails on its next request on any instance. The idle clock
+ * (lastSeenAt) is written off the request's path: at most once a minute per session, batched.
  */
 export class SessionStore {
+  private readonly rows: GenerationCache<string, SessionRow>;
   /** When this instance last saw each session it has written lastSeenAt for (or is about to). */
   private readonly touched = new Map<string, number>();
   /** Touches not yet written. */
@@ -41,8 +59,10 @@ export class SessionStore {
   constructor(
     private readonly db: Db,
     private readonly config: Pick<Config, 'sessionIdleMinutes' | 'sessionAbsoluteMinutes'>,
+    private readonly epoch: AuthEpoch,
     private readonly onError: (error: unknown) => void = () => {},
   ) {
+    this.rows = new GenerationCache(epoch);
     // A short idle limit needs more frequent writes, or a session in use would expire between them.
     this.touchEvery = Math.min(TOUCH_INTERVAL_MS, (config.sessionIdleMinutes * 60_000) / 4);
   }
@@ -60,6 +80,23 @@ export class SessionStore {
 
   async resolve(sessionId: string): Promise<ResolvedSession> {
     const idHash = sha256(sessionId);
+    const generation = await this.epoch.current();
+    const cached = this.rows.get(idHash, generation);
+    // A cached row may lag another instance's activity: only a freshly read row may end the session.
+    if (cached && this.admits(idHash, cached)) return this.resolved(idHash, generation, cached);
+    const row = await this.read(idHash, generation);
+    if (!row) return { ok: false };
+    if (row.endedAt) return { ok: false, message: row.disconnectMessage ?? undefined };
+    if (!this.admits(idHash, row)) {
+      this.touched.delete(idHash);
+      this.rows.delete(idHash);
+      await this.db.delete(sessions).where(eq(sessions.idHash, idHash));
+      return { ok: false };
+    }
+    return this.resolved(idHash, generation, row);
+  }
+
+  private async read(idHash: string, generation: number) {
     const [row] = await this.db
       .select({
         publicId: sessions.publicId,
@@ -77,21 +114,31 @@ export class SessionStore {
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(eq(sessions.idHash, idHash))
       .limit(1);
-    if (!row) return { ok: false };
-    if (row.endedAt) return { ok: false, message: row.disconnectMessage ?? undefined };
+    if (row) this.rows.set(idHash, generation, row);
+    return row;
+  }
+
+  /** Whether a session's row lets it in now: not ended, expired, idle too long, or of a disabled user. */
+  private admits(idHash: string, row: SessionRow) {
+    if (row.endedAt || row.disabled) return false;
     const now = Date.now();
     // This instance's latest touch counts too: it may not be written yet.
     const lastSeen = Math.max(row.lastSeenAt.getTime(), this.touched.get(idHash) ?? 0);
-    const idleLimit = lastSeen + this.config.sessionIdleMinutes * 60_000;
-    if (row.disabled || row.expiresAt.getTime() <= now || idleLimit <= now) {
-      this.touched.delete(idHash);
-      await this.db.delete(sessions).where(eq(sessions.idHash, idHash));
-      return { ok: false };
+    return row.expiresAt.getTime() > now && lastSeen + this.config.sessionIdleMinutes * 60_000 > now;
+  }
+
+  /** The session a request acts in; its activity is noted (and kept in the cached row). */
+  private resolved(idHash: string, generation: number, row: SessionRow): ResolvedSession {
+    const now = Date.now();
+    const lastSeen = Math.max(row.lastSeenAt.getTime(), this.touched.get(idHash) ?? 0);
+    if (now - lastSeen > this.touchEvery) {
+      this.touch(idHash, now);
+      row.lastSeenAt = new Date(now);
     }
-    if (now - lastSeen > this.touchEvery) this.touch(idHash, now);
     return {
       ok: true,
       idHash,
+      generation,
       publicId: row.publicId,
       userId: row.userId,
       username: row.username,

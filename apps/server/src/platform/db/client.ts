@@ -25,6 +25,11 @@ export type DatabaseHandle = {
   close: () => Promise<void>;
   /** The pool, on PostgreSQL; the live-update bus takes a dedicated client from its settings. */
   pool?: pg.Pool;
+  /**
+   * The embedded database only: calls back on every NOTIFY of `channel`, before the statement (or commit) that
+   * sent it answers (PGlite delivers in a microtask while it reads the answer); resolves to the unsubscribe.
+   */
+  listen?: (channel: string, callback: () => void) => Promise<() => Promise<void>>;
 };
 
 export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../../drizzle');
@@ -117,6 +122,7 @@ export const openDatabase = async (options: DatabaseOptions): Promise<DatabaseHa
   return {
     db,
     driver: 'pglite',
+    listen: (channel, callback) => client.listen(channel, callback),
     migrate: () =>
       migratePglite(drizzlePglite({ client, schema, casing: 'snake_case' }), {
         migrationsFolder: MIGRATIONS_FOLDER,

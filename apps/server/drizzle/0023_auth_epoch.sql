@@ -1,0 +1,4 @@
+CREATE TABLE "auth_epoch" (
+	"id" integer PRIMARY KEY NOT NULL,
+	"value" bigint NOT NULL
+);

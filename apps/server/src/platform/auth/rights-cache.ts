@@ -1,0 +1,38 @@
+import type { RightsSnapshot } from '@media/contract';
+import type { Db } from '../db/client.ts';
+import { loadRights } from '../permissions.ts';
+import { type AuthEpoch, GenerationCache } from './auth-epoch.ts';
+
+type RightsOf = {
+  userId: number;
+  acting: { accountId: number; roleId: number } | null;
+  /** The auth generation the request's session was resolved in. */
+  generation: number;
+};
+
+/**
+ * A user's rights (as acting in a role, when the session does), read once per auth generation: a grant,
+ * an access or a managing role changed anywhere moves the generation (AuthEpoch), and the next request reads
+ * them again.
+ */
+export class RightsCache {
+  private readonly cache: GenerationCache<string, Promise<RightsSnapshot>>;
+
+  constructor(
+    private readonly db: Db,
+    epoch: AuthEpoch,
+  ) {
+    this.cache = new GenerationCache(epoch);
+  }
+
+  of(session: RightsOf): Promise<RightsSnapshot> {
+    const key = `${session.userId}:${session.acting?.accountId ?? ''}:${session.acting?.roleId ?? ''}`;
+    const cached = this.cache.get(key, session.generation);
+    if (cached) return cached;
+    const loading = loadRights(this.db, session.userId, session.acting);
+    this.cache.set(key, session.generation, loading);
+    // A failed read is not kept: the next request reads again.
+    loading.catch(() => this.cache.delete(key));
+    return loading;
+  }
+}

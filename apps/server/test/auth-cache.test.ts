@@ -1,0 +1,154 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountAccess, roles } from '../src/modules/access/tables.ts';
+import { sessions } from '../src/modules/auth/tables.ts';
+import { users } from '../src/modules/users/tables.ts';
+import type { DbOrTx } from '../src/platform/db/client.ts';
+import { grantAccountAccess } from '../src/seed/factories.ts';
+import {
+  buildSecondInstance,
+  buildTestApp,
+  makeWorld,
+  signedInUser,
+  type TestApp,
+  type TestClient,
+  testDriver,
+  type World,
+} from './harness.ts';
+
+/**
+ * Sessions and rights are cached per instance (platform/auth/auth-epoch.ts). Each change below is written
+ * straight into the database, as any code path might write it, after a request has cached the answer; the
+ * very next request must see it.
+ */
+const signedInWith = (t: TestApp, grant?: (db: DbOrTx, userId: number) => Promise<void>) =>
+  signedInUser(t, grant && ((userId) => grant(t.ctx.db, userId)));
+
+describe(`cached sessions and rights (${testDriver()})`, () => {
+  let t: TestApp;
+  let w: World;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    w = await makeWorld(t);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('ends a cached session at once when its user is disabled, renamed or its session ended', async () => {
+    const disabled = await signedInWith(t);
+    expect((await disabled.client.get('/api/me')).status).toBe(200);
+    expect((await disabled.client.get('/api/me')).status).toBe(200);
+    await t.ctx.db.update(users).set({ disabled: true }).where(eq(users.id, disabled.user.id));
+    expect((await disabled.client.get('/api/me')).status).toBe(401);
+
+    const renamed = await signedInWith(t);
+    expect((await renamed.client.get<{ results: { username: string } }>('/api/me')).status).toBe(200);
+    await t.ctx.db
+      .update(users)
+      .set({ username: `${renamed.user.username}-2` })
+      .where(eq(users.id, renamed.user.id));
+    const me = await renamed.client.get<{ results: { username: string } }>('/api/me');
+    expect(me.body.results.username).toBe(`${renamed.user.username}-2`);
+
+    const ended = await signedInWith(t);
+    expect((await ended.client.get('/api/me')).status).toBe(200);
+    await t.ctx.db
+      .update(sessions)
+      .set({ endedAt: sql`now()`, disconnectMessage: 'Disconnected by the test' })
+      .where(eq(sessions.userId, ended.user.id));
+    const refused = await ended.client.get<{ error: { message: string } }>('/api/me');
+    expect(refused.status).toBe(401);
+    expect(JSON.stringify(refused.body)).toContain('Disconnected by the test');
+  });
+
+  it('gives and takes account access at once, and a role that stops managing takes its manager rights', async () => {
+    const person = await signedInWith(t);
+    const account = `/api/accounts/${w.account.id}`;
+    expect((await person.client.get(account)).status).not.toBe(200);
+    expect((await person.client.get(account)).status).not.toBe(200);
+    await grantAccountAccess(t.ctx.db, person.user.id, w.account.id, 'Editor');
+    expect((await person.client.get(account)).status).toBe(200);
+    await t.ctx.db.delete(accountAccess).where(eq(accountAccess.userId, person.user.id));
+    expect((await person.client.get(account)).status).not.toBe(200);
+
+    const manager = await signedInWith(t, (db, id) =>
+      grantAccountAccess(db, id, w.account.id, 'Account Manager'),
+    );
+    const folders = `/api/accounts/${w.account.id}/arrivalsFolders`;
+    expect((await manager.client.get(folders)).status).toBe(200);
+    const [role] = await t.ctx.db
+      .select({ id: roles.id })
+      .from(roles)
+      .innerJoin(accountAccess, eq(accountAccess.roleId, roles.id))
+      .where(and(eq(accountAccess.userId, manager.user.id), eq(accountAccess.accountId, w.account.id)));
+    if (!role) throw new Error('no role');
+    await t.ctx.db.update(roles).set({ isManager: false }).where(eq(roles.id, role.id));
+    try {
+      expect((await manager.client.get(folders)).status).toBe(403);
+    } finally {
+      await t.ctx.db.update(roles).set({ isManager: true }).where(eq(roles.id, role.id));
+    }
+    expect((await manager.client.get(folders)).status).toBe(200);
+  });
+});
+
+// Several instances share one PostgreSQL database; PGlite is one process's database by design.
+describe.skipIf(testDriver() !== 'postgres')('cached sessions and rights on two instances', () => {
+  let a: TestApp;
+  let b: Awaited<ReturnType<typeof buildSecondInstance>>;
+  let w: World;
+
+  beforeAll(async () => {
+    a = await buildTestApp();
+    w = await makeWorld(a);
+    b = await buildSecondInstance(a);
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+  });
+  /** The same person's session, on instance B. */
+  const onB = (client: TestClient) => b.clientLike(client);
+
+  it('a disconnect through instance A, and a user disabled, end the session cached on instance B at once', async () => {
+    const person = await signedInWith(a, (db, id) => grantAccountAccess(db, id, w.account.id, 'Editor'));
+    // A session opened in the account is one its managers may end.
+    expect((await person.client.post(`/api/accounts/${w.account.id}/launch`, {})).status).toBe(200);
+    const b1 = onB(person.client);
+    expect((await b1.get('/api/me')).status).toBe(200);
+    expect((await b1.get('/api/me')).status).toBe(200);
+    const [session] = await a.ctx.db
+      .select({ publicId: sessions.publicId })
+      .from(sessions)
+      .where(eq(sessions.userId, person.user.id));
+    const admin = await a.admin();
+    const disconnected = await admin.post(
+      `/api/accounts/${w.account.id}/sessions/${session?.publicId}/trash`,
+      {
+        disconnectmessage: 'Bye',
+      },
+    );
+    expect(disconnected.status).toBe(200);
+    const refused = await b1.get('/api/me');
+    expect(refused.status).toBe(401);
+    expect(JSON.stringify(refused.body)).toContain('Bye');
+
+    const other = await signedInWith(a);
+    const b2 = onB(other.client);
+    expect((await b2.get('/api/me')).status).toBe(200);
+    await a.ctx.db.update(users).set({ disabled: true }).where(eq(users.id, other.user.id));
+    expect((await b2.get('/api/me')).status).toBe(401);
+  });
+
+  it('account access given and taken through instance A counts on instance B at once', async () => {
+    const person = await signedInWith(a);
+    const b1 = onB(person.client);
+    const account = `/api/accounts/${w.account.id}`;
+    expect((await b1.get(account)).status).not.toBe(200);
+    await grantAccountAccess(a.ctx.db, person.user.id, w.account.id, 'Editor');
+    expect((await b1.get(account)).status).toBe(200);
+    await a.ctx.db.delete(accountAccess).where(eq(accountAccess.userId, person.user.id));
+    expect((await b1.get(account)).status).not.toBe(200);
+  });
+});
