@@ -11,14 +11,14 @@ const dragOver = async (page: Page, from: Locator, to: Locator) => {
   const start = await from.boundingBox();
   const end = await to.boundingBox();
   if (!start || !end) throw new Error('nothing to drag over');
-  await page.mouse.move(start.x + start.width - 20, start.y + 5);
+  // From the right of the row (clear of its checkbox and links), within the window: a wide table scrolls.
+  const viewport = page.viewportSize();
+  const x = Math.min(start.x + start.width, viewport?.width ?? Number.POSITIVE_INFINITY) - 20;
+  await page.mouse.move(x, start.y + 5);
   await page.mouse.down();
   await page.waitForTimeout(150);
   for (let step = 1; step <= 6; step++) {
-    await page.mouse.move(
-      start.x + start.width - 20 - step * 10,
-      start.y + 5 + ((end.y + end.height - 5 - start.y - 5) * step) / 6,
-    );
+    await page.mouse.move(x - step * 10, start.y + 5 + ((end.y + end.height - 5 - start.y - 5) * step) / 6);
     await page.waitForTimeout(120);
   }
   await page.mouse.up();

@@ -1,42 +1,68 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { createTheme, MantineProvider, Modal, Popover, Tooltip } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
+import {
+  createTheme,
+  MantineProvider,
+  type ModalProps,
+  type PopoverProps,
+  type TooltipProps,
+} from '@mantine/core';
 import { LAYERS } from '@media/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { RouterProvider } from 'react-router';
-import { ReloginDialog } from './ReloginDialog.tsx';
+import { relogin } from '../api/client.ts';
+import { Deferred, lazyNamed } from '../ui/deferred.tsx';
 import { router } from './router.tsx';
 
 /** spec1 §9: tooltips open after 1000 ms. */
 const TOOLTIP_DELAY_MS = 1000;
 /** spec3 §9: every modal's backdrop and window layers. */
 const MODAL_LAYERS = { zIndex: LAYERS.modalWindow, overlayProps: { zIndex: LAYERS.modalBackdrop } };
+// Plain entries rather than Tooltip.extend() and the like: those would pull the components into the shell.
 const theme = createTheme({
   primaryColor: 'indigo',
   components: {
-    Tooltip: Tooltip.extend({ defaultProps: { openDelay: TOOLTIP_DELAY_MS, zIndex: LAYERS.tooltip } }),
-    Modal: Modal.extend({ defaultProps: MODAL_LAYERS }),
-    Popover: Popover.extend({ defaultProps: { zIndex: LAYERS.popover } }),
+    Tooltip: {
+      defaultProps: { openDelay: TOOLTIP_DELAY_MS, zIndex: LAYERS.tooltip } satisfies Partial<TooltipProps>,
+    },
+    Modal: { defaultProps: MODAL_LAYERS satisfies Partial<ModalProps> },
+    Popover: { defaultProps: { zIndex: LAYERS.popover } satisfies Partial<PopoverProps> },
   },
 });
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 
+const Toasts = lazyNamed(async () => (await import('./Toasts.tsx')).Toasts);
+const ModalsHost = lazyNamed(async () => (await import('./ModalsHost.tsx')).ModalsHost);
+const ReloginDialog = lazyNamed(async () => (await import('./ReloginDialog.tsx')).ReloginDialog);
+
+/** Mounts the re-login dialog once a request needs it; its code is fetched after the first render. */
+const Relogin = () => {
+  const { open } = useSyncExternalStore(relogin.subscribe, relogin.getState);
+  const [needed, setNeeded] = useState(open);
+  if (open && !needed) setNeeded(true);
+  useEffect(() => {
+    // Fetched early: by the time a session ends, a new deployment may have replaced this build's files.
+    ReloginDialog.preload().catch(() => {});
+  }, []);
+  return needed ? (
+    <Deferred fallback={null}>
+      <ReloginDialog />
+    </Deferred>
+  ) : null;
+};
+
 export const App = () => (
   <MantineProvider theme={theme} defaultColorScheme="auto">
-    <Notifications position="top-right" zIndex={LAYERS.toast} />
+    <Deferred fallback={null}>
+      <Toasts />
+    </Deferred>
     <QueryClientProvider client={queryClient}>
-      {/* The modals manager sets its own z-index unless told. */}
-      <ModalsProvider
-        modalProps={{
-          zIndex: LAYERS.stackedModalWindow,
-          overlayProps: { zIndex: LAYERS.stackedModalBackdrop },
-        }}
-      >
-        <RouterProvider router={router} />
-        <ReloginDialog />
-      </ModalsProvider>
+      <RouterProvider router={router} />
+      <Deferred fallback={null}>
+        <ModalsHost />
+      </Deferred>
+      <Relogin />
     </QueryClientProvider>
   </MantineProvider>
 );

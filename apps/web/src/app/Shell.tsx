@@ -1,27 +1,19 @@
-import {
-  Anchor,
-  AppShell,
-  Burger,
-  Button,
-  Center,
-  Group,
-  Loader,
-  NavLink,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Anchor, AppShell, Burger, Button, Center, Group, NavLink, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useLogout, useMe } from '../api/auth.ts';
 import { NotificationsPopover } from '../features/notifications/NotificationsPopover.tsx';
 import { StatusPopover } from '../features/status/StatusPopover.tsx';
-import { AlertCounts } from '../ui/alerts.tsx';
+import { Deferred, lazyNamed } from '../ui/deferred.tsx';
 import { UnsavedChangesGuard } from '../ui/unsaved-changes.tsx';
 import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
 import { NAVIGATION, SECTION_LABELS } from './navigation.ts';
+import { PageLoader } from './PageLoader.tsx';
 import { ReloadMessage } from './ReloadMessage.tsx';
+
+// Shown only once an alert is raised: its badges and tooltips load after the shell.
+const AlertCounts = lazyNamed(async () => (await import('../ui/AlertCounts.tsx')).AlertCounts);
 
 /** The signed-in layout; without a session it sends the user to the sign-in page and back. */
 export const Shell = ({ children }: { children?: ReactNode }) => {
@@ -31,13 +23,7 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
   const location = useLocation();
   const [navOpened, nav] = useDisclosure(false);
 
-  if (me.isPending) {
-    return (
-      <Center mih="100vh">
-        <Loader aria-label="Loading" />
-      </Center>
-    );
-  }
+  if (me.isPending) return <PageLoader />;
   if (me.isError) {
     return (
       <Center mih="100vh">
@@ -76,7 +62,9 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
             </Anchor>
           </Group>
           <Group gap="sm">
-            <AlertCounts />
+            <Deferred fallback={null}>
+              <AlertCounts />
+            </Deferred>
             <StatusPopover />
             <NotificationsPopover userId={user.id} />
             <ColorSchemeToggle />

@@ -1,20 +1,26 @@
 import { createBrowserRouter } from 'react-router';
 import { NotFoundPage } from './NotFoundPage.tsx';
+import { PageLoader } from './PageLoader.tsx';
 import { Shell } from './Shell.tsx';
 
+// Pages load on first visit; while the first page of a visit loads, its route shows the loader
+// (HydrateFallback) instead of a blank page.
 export const router = createBrowserRouter([
   {
     path: '/login',
+    HydrateFallback: PageLoader,
     lazy: async () => ({ Component: (await import('../features/auth/SignInPage.tsx')).SignInPage }),
   },
   {
     path: '/users/user_settings/:userId',
+    HydrateFallback: PageLoader,
     lazy: async () => ({
       Component: (await import('../features/users/UserSettingsRoute.tsx')).UserSettingsRoute,
     }),
   },
   {
     path: '/invite/:token',
+    HydrateFallback: PageLoader,
     lazy: async () => ({
       Component: (await import('../features/invitation/InvitationPage.tsx')).InvitationPage,
     }),
@@ -22,6 +28,7 @@ export const router = createBrowserRouter([
   {
     // The embedded video player (spec3 §2) fills the floating player's frame: no shell around it.
     path: '/accounts/:accountId/reactvideoplayer',
+    HydrateFallback: PageLoader,
     lazy: async () => ({
       Component: (await import('../features/player/EmbeddedPlayerPage.tsx')).EmbeddedPlayerPage,
     }),
@@ -29,6 +36,7 @@ export const router = createBrowserRouter([
   {
     path: '/',
     Component: Shell,
+    HydrateFallback: PageLoader,
     children: [
       { index: true, lazy: async () => ({ Component: (await import('./HomePage.tsx')).HomePage }) },
       {

@@ -1,12 +1,9 @@
-import { Badge, Group, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   ALERT_TOAST_MS,
-  ALERT_TYPES,
   type Alert,
   type AlertType,
   addAlert,
-  countAlertsByType,
   type NewAlert,
   removeAlert,
 } from '@media/contract';
@@ -56,25 +53,3 @@ export const dismissAlert = (id: string) => {
 };
 
 export const useAlerts = () => useStore(alertsStore);
-
-/** Counts of the alerts raised so far, by type, for the header. */
-export const AlertCounts = () => {
-  const counts = countAlertsByType(useAlerts());
-  const shown = ALERT_TYPES.filter((type) => counts[type] > 0);
-  if (shown.length === 0) return null;
-  return (
-    <Group gap={4} data-testid="alert-counts">
-      {shown.map((type) => (
-        <Tooltip
-          key={type}
-          label={`${counts[type]} ${type} alert${counts[type] === 1 ? '' : 's'}`}
-          openDelay={1000}
-        >
-          <Badge color={ALERT_COLORS[type]} variant="light" size="sm" data-testid={`alert-count-${type}`}>
-            {counts[type]}
-          </Badge>
-        </Tooltip>
-      ))}
-    </Group>
-  );
-};

@@ -2,6 +2,7 @@ import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { MSG_INPUT_REQUIRED } from '@media/contract';
 import { type FormEvent, type ReactNode, useState } from 'react';
+import { modalsReady } from './modals-ready.ts';
 
 export type ConfirmOptions = {
   title?: string;
@@ -14,8 +15,9 @@ export type ConfirmOptions = {
 };
 
 /** The confirm dialog of spec2 §2; resolves true when confirmed, false when cancelled or closed. */
-export const confirmDialog = (options: ConfirmOptions): Promise<boolean> =>
-  new Promise((resolve) => {
+export const confirmDialog = async (options: ConfirmOptions): Promise<boolean> => {
+  await modalsReady;
+  return new Promise((resolve) => {
     let answered = false;
     const answer = (value: boolean) => {
       if (answered) return;
@@ -57,6 +59,7 @@ export const confirmDialog = (options: ConfirmOptions): Promise<boolean> =>
       ),
     });
   });
+};
 
 export type TextInputDialogOptions = {
   title?: string;
@@ -107,8 +110,9 @@ const TextInputDialogBody = (
 };
 
 /** The text-input dialog of spec2 §2: required ('Input required'); resolves the text, or undefined. */
-export const textInputDialog = (options: TextInputDialogOptions): Promise<string | undefined> =>
-  new Promise((resolve) => {
+export const textInputDialog = async (options: TextInputDialogOptions): Promise<string | undefined> => {
+  await modalsReady;
+  return new Promise((resolve) => {
     let answered = false;
     const done = (value: string | undefined) => {
       if (answered) return;
@@ -123,3 +127,4 @@ export const textInputDialog = (options: TextInputDialogOptions): Promise<string
       children: <TextInputDialogBody {...options} onDone={done} />,
     });
   });
+};

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import { useBlocker } from 'react-router';
-import { confirmDialog } from './dialogs.tsx';
 import { createStore, useStore } from './store.ts';
 
 /** The objects with unsaved changes; the page warns before it is left while any is listed. */
@@ -39,13 +38,21 @@ export const UnsavedChangesGuard = () => {
 
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
-    void confirmDialog({
-      title: 'Unsaved changes',
-      message: MSG_UNSAVED_CHANGES,
-      confirmLabel: 'Leave',
-      cancelLabel: 'Stay',
-      danger: true,
-    }).then((leave) => (leave ? blocker.proceed() : blocker.reset()));
+    // The dialogs' code is loaded when first needed, not with the shell.
+    import('./dialogs.tsx')
+      .then(({ confirmDialog }) =>
+        confirmDialog({
+          title: 'Unsaved changes',
+          message: MSG_UNSAVED_CHANGES,
+          confirmLabel: 'Leave',
+          cancelLabel: 'Stay',
+          danger: true,
+        }),
+      )
+      .then(
+        (leave) => (leave ? blocker.proceed() : blocker.reset()),
+        () => blocker.reset(),
+      );
   }, [blocker]);
 
   return null;

@@ -1,8 +1,5 @@
 import { z } from 'zod';
 
-/** Where the diagnostic page lives (spec2 §1, spec3 §2: the 'diagnostic' area; administrators only). */
-export const DIAGNOSTIC_PAGE_PATH = '/diagnostic';
-
 export const DIAGNOSTIC_STATES = ['ok', 'warning', 'error'] as const;
 export type DiagnosticState = (typeof DIAGNOSTIC_STATES)[number];
 

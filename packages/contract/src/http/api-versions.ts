@@ -1,6 +1,5 @@
 import { z } from 'zod';
 
-export const API_VERSION_HEADER = 'X-Api-Version';
 /** Version the metadata import (`POST /api/mediaUpdate`) requires. */
 export const MEDIA_UPDATE_API_VERSION = '20210705';
 

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { idTextSchema } from './input.ts';
 
-/** Every successful answer is `{ results }`; the web client unwraps it unless it sends this header. */
-export const RAW_RESPONSE_HEADER = 'X-Raw-Response';
-
 export const errorBodySchema = z
   .object({
     error: z.object({

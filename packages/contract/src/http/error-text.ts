@@ -1,5 +1,8 @@
 import { MSG_GENERIC_ERROR } from '../auth/messages.ts';
 
+/** An answer without the shape the API promises (spec2 §5: no `results`). */
+export const MSG_UNEXPECTED_RESPONSE = 'Unexpected response from cloud';
+
 type ErrorLike = { message?: unknown; code?: unknown };
 
 const fromParts = (error: ErrorLike) => {

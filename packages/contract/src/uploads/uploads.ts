@@ -18,7 +18,6 @@ export type UploadFileStatus = (typeof UPLOAD_FILE_STATUSES)[number];
 
 /** spec1 §5: answers that retrying cannot mend. */
 export const UPLOAD_PERMANENT_ERROR_STATUSES: readonly number[] = [403, 404, 413, 415, 500, 501];
-export const MSG_UNEXPECTED_RESPONSE = 'Unexpected response from cloud';
 export const MSG_UPLOAD_TYPE_REFUSED = (extension: string) =>
   `Files of type ${extension || '(none)'} cannot be uploaded here`;
 export const MSG_UPLOAD_TOO_LARGE = (maxBytes: number) =>

@@ -1,31 +1,8 @@
-import {
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Indicator,
-  Popover,
-  ScrollArea,
-  Stack,
-  Switch,
-  Text,
-} from '@mantine/core';
-import {
-  STATUS_WIDGET_MESSAGES,
-  type StatusWidgetRow,
-  statusFetchFailed,
-  statusProblemCount,
-  statusWidgetRows,
-} from '@media/contract';
-import { useState } from 'react';
-import { Link, useLocation } from 'react-router';
-import { useAccountByName } from '../../api/accounts.ts';
-import { useAccountById } from '../../api/arrivals.ts';
-import { ApiError } from '../../api/client.ts';
-import { useSite } from '../../api/organisation.ts';
-import { type StatusContext, useStatus } from '../../api/status.ts';
+import { useLocation } from 'react-router';
+import { Deferred, lazyNamed } from '../../ui/deferred.tsx';
 
-const COLOURS: Record<string, string> = { ok: 'green', error: 'red', warning: 'yellow', disabled: 'gray' };
+// The button and its popover load after the shell; they show only once the status is known anyway.
+const PageStatus = lazyNamed(async () => (await import('./ContextStatus.tsx')).PageStatus);
 
 /** The page's account (`/accounts/{name or id}/…`) or site (`/site/{id}/…`), if it is in one. */
 const pageContext = (pathname: string) => {
@@ -39,129 +16,15 @@ const pageContext = (pathname: string) => {
   return undefined;
 };
 
-const StatusRow = ({ item, depth, within }: StatusWidgetRow) => {
-  // Services and endpoints open their own page; the edge server's when there is none.
-  const link =
-    item.type === 'EdgeServer' ? item.links.edgeServer : (item.links.service ?? item.links.edgeServer);
-  return (
-    <Stack gap={0} pl={depth * 16} data-testid="status-item" data-type={item.type} data-depth={depth}>
-      <Group gap="xs" wrap="nowrap">
-        <Badge size="xs" variant="light" color={COLOURS[item.status] ?? 'gray'}>
-          {item.status}
-        </Badge>
-        {link ? (
-          <Anchor component={Link} to={link} size="sm" fw={500}>
-            {item.name}
-          </Anchor>
-        ) : (
-          <Text size="sm" fw={500}>
-            {item.name}
-          </Text>
-        )}
-        <Text size="xs" c="dimmed">
-          {item.type}
-          {within.length > 0 && ` in ${within.join(' › ')}`}
-        </Text>
-      </Group>
-      <Text size="xs" c={item.status === 'error' ? 'red' : 'dimmed'}>
-        {item.message}
-      </Text>
-    </Stack>
-  );
-};
-
-/** The status of a known context: a button with the count of problems, and the popover of spec1 §2/§4. */
-const ContextStatus = ({ context, label }: { context: StatusContext; label: string }) => {
-  const status = useStatus(context);
-  const [showAll, setShowAll] = useState(false);
-  // Only those who manage the account or site see its status; for others there is no button.
-  if (status.error instanceof ApiError && [403, 404].includes(status.error.status)) return null;
-  const items = status.data ?? [];
-  const problems = statusProblemCount(items);
-  const rows = statusWidgetRows(items, showAll);
-  return (
-    <Popover width={420} position="bottom-end" shadow="md" withinPortal trapFocus returnFocus>
-      <Popover.Target>
-        <Indicator
-          label={problems}
-          size={16}
-          color="red"
-          disabled={problems === 0}
-          data-testid="status-count"
-        >
-          <Button variant="subtle" size="xs" aria-label={`Status (${problems} problems)`}>
-            Status
-          </Button>
-        </Indicator>
-      </Popover.Target>
-      <Popover.Dropdown data-testid="status-popover">
-        <Group justify="space-between" mb="xs">
-          <Text fw={600} size="sm">
-            Status of {label}
-          </Text>
-          <Switch
-            size="xs"
-            checked={showAll}
-            onChange={(event) => setShowAll(event.currentTarget.checked)}
-            label={showAll ? STATUS_WIDGET_MESSAGES.hideExpected : STATUS_WIDGET_MESSAGES.showAll}
-          />
-        </Group>
-        {status.isPending ? (
-          <Text size="sm" c="dimmed">
-            {STATUS_WIDGET_MESSAGES.loading}
-          </Text>
-        ) : status.isError ? (
-          <Text size="sm" c="red" role="alert">
-            {statusFetchFailed(
-              context.kind,
-              status.error instanceof ApiError ? status.error.status : '',
-              status.error.message,
-            )}
-          </Text>
-        ) : !showAll && problems === 0 ? (
-          <Text size="sm" c="green" data-testid="status-all-ok">
-            {STATUS_WIDGET_MESSAGES.allOk}
-          </Text>
-        ) : rows.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            No edge servers, services or endpoints here
-          </Text>
-        ) : (
-          <ScrollArea.Autosize mah={400}>
-            <Stack gap="xs">
-              {rows.map((row) => (
-                <StatusRow
-                  key={`${row.item.type}|${row.item.name}|${row.item.links.edgeServer ?? ''}|${row.item.links.service ?? ''}`}
-                  {...row}
-                />
-              ))}
-            </Stack>
-          </ScrollArea.Autosize>
-        )}
-      </Popover.Dropdown>
-    </Popover>
-  );
-};
-
-const AccountByNameStatus = ({ name }: { name: string }) => {
-  const account = useAccountByName(name);
-  return account.data ? (
-    <ContextStatus context={{ kind: 'account', id: account.data.id }} label={name} />
-  ) : null;
-};
-
-/** Pages named by id (`/accounts/{id}/arrivals`, `/site/{id}/`): titled by name once it is known. */
-const AccountByIdStatus = ({ id }: { id: number }) => (
-  <ContextStatus context={{ kind: 'account', id }} label={useAccountById(id).data?.name ?? `account ${id}`} />
-);
-const SiteStatus = ({ id }: { id: number }) => (
-  <ContextStatus context={{ kind: 'site', id }} label={useSite(id).data?.name ?? `site ${id}`} />
-);
+export type PageContext = NonNullable<ReturnType<typeof pageContext>>;
 
 /** The shell's status button: shown on the pages of an account or site whose status the user may see. */
 export const StatusPopover = () => {
   const context = pageContext(useLocation().pathname);
   if (!context) return null;
-  if (context.kind === 'accountName') return <AccountByNameStatus name={context.name} />;
-  return context.kind === 'account' ? <AccountByIdStatus id={context.id} /> : <SiteStatus id={context.id} />;
+  return (
+    <Deferred fallback={null}>
+      <PageStatus context={context} />
+    </Deferred>
+  );
 };
