@@ -17,7 +17,8 @@ const benchmarks: Benchmark[] = [
   { name: 'web-size', title: 'Web: JavaScript of the sign-in page plus shell', run: runWebSizeBenchmark },
   {
     name: 'api-read',
-    title: 'API read: /api/me and a list route against a bare Fastify route',
+    title:
+      'API read: /api/me, a list and a paged search against a bare Fastify route (PGlite; PostgreSQL too with DATABASE_URL)',
     run: runApiReadBenchmark,
   },
   { name: 'longpoll', title: 'Live updates: one change to 2,000 long-pollers', run: runLongPollBenchmark },
