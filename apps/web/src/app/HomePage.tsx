@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { useAccounts } from '../api/accounts.ts';
 import { useMe } from '../api/auth.ts';
 import { useOrgList } from '../api/organisation.ts';
-import { accountSettingsPath } from '../features/accounts/AccountsTable.tsx';
+import { accountSettingsPath } from '../features/accounts/account-paths.ts';
 
 /** How many accounts and sites the start page shows before pointing to the full lists. */
 const SHOWN = 12;

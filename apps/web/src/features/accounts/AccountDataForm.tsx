@@ -21,8 +21,8 @@ import { useEditorOptions } from '../../api/accounts.ts';
 import { ALL_ROWS, useOrgList } from '../../api/organisation.ts';
 import { showAlert } from '../../ui/alerts.tsx';
 import { FormButtons } from '../../ui/FormButtons.tsx';
-import { accountSettingsPath } from './AccountsTable.tsx';
 import { DATA_FIELDS, failureText, lockedProps, useAccountForm } from './account-form.ts';
+import { accountSettingsPath } from './account-paths.ts';
 
 const LIMIT_OPTIONS = concurrentUserLimitOptions().map((option) => ({
   value: option.value === null ? 'none' : String(option.value),

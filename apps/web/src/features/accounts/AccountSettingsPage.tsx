@@ -14,7 +14,7 @@ import { MetadataColumnsSection } from '../account-config/MetadataColumnsSection
 import { MetadataTransferSection } from '../account-config/MetadataTransferSection.tsx';
 import { AccountContactForm } from './AccountContactForm.tsx';
 import { AccountDataForm } from './AccountDataForm.tsx';
-import { accountSettingsPath } from './AccountsTable.tsx';
+import { accountSettingsPath } from './account-paths.ts';
 import { EditAsRoleMenu } from './EditAsRoleMenu.tsx';
 
 /** `/accounts/{accountName}/`: the account's settings, the way into its users and managers, Edit as role. */

@@ -16,13 +16,13 @@ import {
   useAccounts,
   useCreateAccount,
 } from '../../api/accounts.ts';
-
 import { ApiError } from '../../api/client.ts';
 import { useLiveRefresh } from '../../api/live.ts';
 import { ALL_ROWS, useOrgList } from '../../api/organisation.ts';
 import { ActiveBadge } from '../../ui/ActiveBadge.tsx';
 import { showAlert } from '../../ui/alerts.tsx';
 import { DataTable, type DataTableColumn } from '../../ui/data-table/DataTable.tsx';
+import { accountSettingsPath } from './account-paths.ts';
 
 const SEARCH_DEBOUNCE_MS = 300;
 const DEFAULT_SORT: AccountSort = { id: 'name', desc: false };
@@ -37,8 +37,6 @@ const refusal = (error: unknown) =>
   error instanceof ApiError
     ? { field: error.fields?.name, message: error.fields?.name ? undefined : error.message }
     : { field: undefined, message: error instanceof Error ? error.message : String(error) };
-
-export const accountSettingsPath = (name: string) => `/accounts/${encodeURIComponent(name)}/`;
 
 /**
  * The accounts a user can see, paged, searchable and sortable by the server; each name opens the account's

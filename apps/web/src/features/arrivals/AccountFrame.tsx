@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useAccountById } from '../../api/arrivals.ts';
 import { ApiError } from '../../api/client.ts';
-import { accountSettingsPath } from '../accounts/AccountsTable.tsx';
+import { accountSettingsPath } from '../accounts/account-paths.ts';
 
 /** The account of an `/accounts/{accountId}/…` page, with its loading and error states and a title. */
 export const AccountFrame = ({

@@ -13,7 +13,7 @@ import { ApiError } from '../../api/client.ts';
 import { accountDashboardKey, useAccountDashboard } from '../../api/diagnostics.ts';
 import { useLiveRefresh } from '../../api/live.ts';
 import { Section } from '../../ui/Section.tsx';
-import { accountSettingsPath } from '../accounts/AccountsTable.tsx';
+import { accountSettingsPath } from '../accounts/account-paths.ts';
 import { MediaByType, QueueByStatus, RecentActivity, StorageUse, Totals } from './DashboardSections.tsx';
 
 /**

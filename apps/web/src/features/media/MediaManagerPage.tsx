@@ -31,7 +31,7 @@ import { ApiError } from '../../api/client.ts';
 import { nodesKey, useNodeListing } from '../../api/nodes.ts';
 import { usePublishButtons } from '../../api/publishing.ts';
 import { showAlert } from '../../ui/alerts.tsx';
-import { accountSettingsPath } from '../accounts/AccountsTable.tsx';
+import { accountSettingsPath } from '../accounts/account-paths.ts';
 import { PlayerHost } from '../player/PlayerHost.tsx';
 import { openPlayer } from '../player/player-store.ts';
 import { ActingRoleBanner } from './ActingRoleBanner.tsx';

@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router';
 import { useAccountByName } from '../../api/accounts.ts';
 import { ApiError } from '../../api/client.ts';
 import { useSite } from '../../api/organisation.ts';
-import { accountSettingsPath } from '../accounts/AccountsTable.tsx';
+import { accountSettingsPath } from '../accounts/account-paths.ts';
 import { PublishingButtonsManager } from './PublishingButtonsManager.tsx';
 
 const loadFailure = (error: Error, what: string, missingText: string) => {

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useAccountByName } from '../../api/accounts.ts';
 import { ApiError } from '../../api/client.ts';
-import { accountSettingsPath } from '../accounts/AccountsTable.tsx';
+import { accountSettingsPath } from '../accounts/account-paths.ts';
 
 /** The account of an `/accounts/{accountName}/…` upload page, with its loading and error states. */
 export const UploadPageFrame = ({
