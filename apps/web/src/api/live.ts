@@ -7,6 +7,9 @@ import { appSettings } from './settings.ts';
 
 let manager: ReturnType<typeof createChannelManager> | undefined;
 
+/** Signing out waits this long at most for the event id to be given back (the server forgets idle ones anyway). */
+const GIVE_BACK_TIMEOUT_MS = 5000;
+
 /** Gives an event id back to the server; keepalive lets the request outlive the page. */
 const deleteEvent = (eventId: string) => {
   const { csrfCookieName, csrfHeaderName } = appSettings();
@@ -23,6 +26,7 @@ const deleteEvent = (eventId: string) => {
       ...(token ? { [csrfHeaderName]: decodeURIComponent(token) } : {}),
     },
     body: '{}',
+    signal: AbortSignal.timeout(GIVE_BACK_TIMEOUT_MS),
   }).catch(() => undefined);
 };
 
