@@ -168,7 +168,12 @@ describe(`clips render into playable files (${testDriver()})`, () => {
     const second = await settled(mediaId);
     expect(second?.status).toBe('ready');
     expect(second?.storagePath).not.toBe(first?.storagePath);
-    expect(await t.ctx.storage.stat(first?.storagePath as string).catch(() => undefined)).toBeUndefined();
+    // The former file goes once the row points at the new one (a row never points at a missing file).
+    await eventually(
+      async () =>
+        (await t.ctx.storage.stat(first?.storagePath as string).catch(() => undefined)) === undefined,
+      10_000,
+    );
     expect(await framesOf(`/api/media/${mediaId}/content?accountId=${w.account.id}`, 'cut-2.mp4')).toBe(50);
 
     const versions = await w.editor.client.get<{ results: EdlVersion[] }>(
