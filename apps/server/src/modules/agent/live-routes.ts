@@ -15,6 +15,7 @@ import { results } from '../../platform/http/envelope.ts';
 import { publishItemChanges } from '../ingest/live.ts';
 import { addLiveSegment } from '../nodes/live.ts';
 import { addLiveMedia } from '../nodes/service.ts';
+import * as itemFiles from './item-files-repo.ts';
 import * as repo from './repo.ts';
 import type { AgentEdge } from './service.ts';
 
@@ -73,7 +74,7 @@ export const registerAgentLiveRoutes = (
           name: ingested.clipName || ingested.sourceName,
           sourcePath: ingested.sourceName,
         });
-        if (added?.created) await repo.setLiveNode(tx, id, added.nodeId);
+        if (added?.created) await itemFiles.setLiveNode(tx, id, added.nodeId);
         return added;
       });
       if (!live) throw new AppError(ERROR_CODES.conflict, 'The recording has landed: it is no longer live');

@@ -29,6 +29,7 @@ import { recordEndpointRecording, recordEndpointReports } from '../edge/service.
 import { publishItemChanges } from '../ingest/live.ts';
 import { addIngestedMedia, arrivalsFolderPath, dropLiveSegments } from '../nodes/service.ts';
 import { listItemFiles } from './item-files.ts';
+import * as itemFiles from './item-files-repo.ts';
 import * as repo from './repo.ts';
 
 export type AgentEdge = NonNullable<Awaited<ReturnType<typeof repo.findEdgeByTokenHash>>>;
@@ -330,7 +331,7 @@ export const storeThumbnail = async (options: {
         throw new AppError(ERROR_CODES.unsupportedMediaType, 'A thumbnail must be image/jpeg');
     },
   });
-  const previous = await repo.setThumbnail(ctx.db, id, stored.relativePath);
+  const previous = await itemFiles.setThumbnail(ctx.db, id, stored.relativePath);
   if (previous) await ctx.storage.remove(previous).catch(() => undefined);
   await publishQueueChange(ctx, edge, item);
   return { ok: true as const };
