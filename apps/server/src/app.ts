@@ -65,6 +65,7 @@ declare module 'fastify' {
 }
 
 export type AppServices = {
+  authEpoch: AuthEpoch;
   sessions: SessionStore;
   rights: RightsCache;
   csrf: CsrfGuard;
@@ -93,6 +94,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
 
   const authEpoch = await AuthEpoch.open(ctx.database);
   const services: AppServices = {
+    authEpoch,
     sessions: new SessionStore(ctx.db, config, authEpoch, (error) =>
       ctx.log.warn({ err: error }, 'writing the activity time of sessions failed'),
     ),
@@ -162,6 +164,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
           username: session.username,
           sessionIdHash: session.idHash,
           sessionPublicId: session.publicId,
+          generation: session.generation,
           rights: () => {
             rights ??= services.rights.of(session);
             return rights;

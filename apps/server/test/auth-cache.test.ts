@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountAccess, roles } from '../src/modules/access/tables.ts';
 import { sessions } from '../src/modules/auth/tables.ts';
+import { accounts } from '../src/modules/organisation/tables.ts';
 import { users } from '../src/modules/users/tables.ts';
 import type { DbOrTx } from '../src/platform/db/client.ts';
 import { grantAccountAccess } from '../src/seed/factories.ts';
@@ -60,6 +61,39 @@ describe(`cached sessions and rights (${testDriver()})`, () => {
     const refused = await ended.client.get<{ error: { message: string } }>('/api/me');
     expect(refused.status).toBe(401);
     expect(JSON.stringify(refused.body)).toContain('Disconnected by the test');
+  });
+
+  it("shows a change of the user's own fields and of an account's largest video size in the next /api/me", async () => {
+    type Me = {
+      results: { fullname: string; email: string; mfaEnabled: boolean; editor: { maxVideo: string } };
+    };
+    const person = await signedInWith(t, (db, id) => grantAccountAccess(db, id, w.account.id, 'Editor'));
+    const read = async () => (await person.client.get<Me>('/api/me')).body.results;
+    const before = await read();
+    expect(await read()).toEqual(before);
+    await t.ctx.db
+      .update(users)
+      .set({ fullname: 'Changed Name', email: 'changed@example.com', mfaSecret: 'JBSWY3DPEHPK3PXP' })
+      .where(eq(users.id, person.user.id));
+    expect(await read()).toMatchObject({
+      fullname: 'Changed Name',
+      email: 'changed@example.com',
+      mfaEnabled: true,
+    });
+    const [account] = await t.ctx.db
+      .select({ maxVideo: accounts.maxVideo })
+      .from(accounts)
+      .where(eq(accounts.id, w.account.id));
+    const larger = account?.maxVideo === '3840x2160' ? '1920x1080' : '3840x2160';
+    await t.ctx.db.update(accounts).set({ maxVideo: larger }).where(eq(accounts.id, w.account.id));
+    try {
+      expect((await read()).editor.maxVideo).toBe(larger);
+    } finally {
+      await t.ctx.db
+        .update(accounts)
+        .set({ maxVideo: account?.maxVideo })
+        .where(eq(accounts.id, w.account.id));
+    }
   });
 
   it('gives and takes account access at once, and a role that stops managing takes its manager rights', async () => {

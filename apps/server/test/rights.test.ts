@@ -35,6 +35,7 @@ const actorFor = (t: TestApp, userId: number): Actor => ({
   username: `u${userId}`,
   sessionIdHash: 'h',
   sessionPublicId: 'p',
+  generation: 0,
   rights: () => loadRights(t.ctx.db, userId),
 });
 

@@ -6,12 +6,14 @@ import {
   lockoutsQuerySchema,
   loginRequestSchema,
   loginResponseSchema,
+  type Me,
   meResponseSchema,
   okSchema,
 } from '@media/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type AppServices, requireActor } from '../../app.ts';
+import { GenerationCache } from '../../platform/auth/auth-epoch.ts';
 import { SESSION_COOKIE } from '../../platform/auth/sessions.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
@@ -20,6 +22,8 @@ import * as service from './service.ts';
 export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, services: AppServices) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['auth'];
+  // Read on every page load: kept while the auth epoch stands still (migration 0025 moves it for what it shows).
+  const meAnswers = new GenerationCache<string, Promise<Me>>(services.authEpoch);
   const stopPruning = service.startLoginFailurePruning(ctx.db, ctx.log);
   fastify.addHook('onClose', stopPruning);
 
@@ -77,7 +81,13 @@ export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, se
         response: { 200: meResponseSchema },
       },
     },
-    async (request) => results(await service.me({ db: ctx.db, actor: requireActor(request) })),
+    async (request) => {
+      const actor = requireActor(request);
+      const me = meAnswers.through(actor.sessionIdHash, actor.generation, () =>
+        service.me({ db: ctx.db, actor }),
+      );
+      return results(await me);
+    },
   );
 
   app.get(

@@ -86,4 +86,14 @@ export class GenerationCache<K, V> {
   delete(key: K) {
     this.entries.delete(key);
   }
+
+  /** The answer cached for `key` in `generation`, or `load`'s (kept unless it fails: the next request reads again). */
+  through(key: K, generation: number, load: () => V & Promise<unknown>): V {
+    const cached = this.get(key, generation);
+    if (cached) return cached;
+    const loading = load();
+    this.set(key, generation, loading);
+    loading.catch(() => this.delete(key));
+    return loading;
+  }
 }

@@ -27,12 +27,8 @@ export class RightsCache {
 
   of(session: RightsOf): Promise<RightsSnapshot> {
     const key = `${session.userId}:${session.acting?.accountId ?? ''}:${session.acting?.roleId ?? ''}`;
-    const cached = this.cache.get(key, session.generation);
-    if (cached) return cached;
-    const loading = loadRights(this.db, session.userId, session.acting);
-    this.cache.set(key, session.generation, loading);
-    // A failed read is not kept: the next request reads again.
-    loading.catch(() => this.cache.delete(key));
-    return loading;
+    return this.cache.through(key, session.generation, () =>
+      loadRights(this.db, session.userId, session.acting),
+    );
   }
 }
