@@ -108,7 +108,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
     await authEpoch.close();
   });
   await app.register(fastifyCookie);
-  await registerSecurityHeaders(app, config);
+  registerSecurityHeaders(app, config);
   await app.register(fastifySwagger, {
     openapi: {
       info: {

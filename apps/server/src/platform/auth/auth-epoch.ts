@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import { authEpoch } from '../../modules/auth/tables.ts';
 import type { DatabaseHandle, Db } from '../db/client.ts';
 
+const settled = () => undefined;
+
 /** The NOTIFY channel of migration 0024's triggers. */
 export const AUTH_CHANGES_CHANNEL = 'auth_changes';
 
@@ -11,13 +13,17 @@ export const AUTH_CHANGES_CHANNEL = 'auth_changes';
  * the change), so a cached answer is used only in the generation it was read in:
  * - embedded (PGlite, one process owns the data): the triggers' NOTIFY reaches this process before the
  *   changing statement answers, so the generation moves with no read per request;
- * - PostgreSQL (any number of instances): each request reads the epoch (one primary-key read in place of
- *   the session and rights queries), so a change made on any instance counts on every instance at once.
+ * - PostgreSQL (any number of instances): each request waits for a read of the epoch that started after it
+ *   came (one primary-key read, shared by the requests that came meanwhile, in place of the session and
+ *   rights queries), so a change made on any instance counts on every instance at once.
  */
 export class AuthEpoch {
   private generation = 0;
   private seen: number | undefined;
   private unlisten: (() => Promise<void>) | undefined;
+  /** The epoch read under way (PostgreSQL), and the one queued behind it. */
+  private reading: Promise<number> | undefined;
+  private queued: Promise<number> | undefined;
 
   private constructor(
     private readonly db: Db,
@@ -34,15 +40,36 @@ export class AuthEpoch {
   }
 
   /** The generation now, for a request to read its cached answers in (PostgreSQL: after reading the epoch). */
-  async current(): Promise<number> {
-    if (this.pushed) return this.generation;
-    const [row] = await this.db.select({ value: authEpoch.value }).from(authEpoch).where(eq(authEpoch.id, 1));
-    const value = row?.value ?? -1;
-    if (value !== this.seen) {
-      this.seen = value;
-      this.generation += 1;
-    }
-    return this.generation;
+  current(): Promise<number> {
+    if (this.pushed) return Promise.resolve(this.generation);
+    if (!this.reading) return this.read();
+    // A read under way may have started before a change this request must see: the request shares the
+    // read that starts after it, with every other request that came meanwhile (one read, not one each).
+    this.queued ??= this.reading.then(settled, settled).then(() => {
+      this.queued = undefined;
+      return this.reading ?? this.read();
+    });
+    return this.queued;
+  }
+
+  private read(): Promise<number> {
+    const reading = (async () => {
+      const [row] = await this.db
+        .select({ value: authEpoch.value })
+        .from(authEpoch)
+        .where(eq(authEpoch.id, 1));
+      const value = row?.value ?? -1;
+      if (value !== this.seen) {
+        this.seen = value;
+        this.generation += 1;
+      }
+      return this.generation;
+    })();
+    this.reading = reading;
+    void reading.then(settled, settled).then(() => {
+      if (this.reading === reading) this.reading = undefined;
+    });
+    return reading;
   }
 
   /** Whether answers read in `generation` may still be kept (nothing changed since, as far as this instance knows). */

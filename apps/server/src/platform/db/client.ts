@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -10,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.ts';
+import { PGliteWorkerClient } from './pglite-worker-client.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -110,21 +110,25 @@ export const openDatabase = async (options: DatabaseOptions): Promise<DatabaseHa
   const lock = options.dataDir
     ? await lockDataDir(options.dataDir, { onLost: options.onLockLost })
     : undefined;
-  // pg_trgm: substring search of accounts and users through GIN indexes (as on PostgreSQL).
-  const client = new PGlite({ dataDir: options.dataDir, extensions: { pg_trgm } });
+  // In a worker thread, so that its queries never hold the event loop (pglite-worker.mjs; with pg_trgm for
+  // substring search of accounts and users through GIN indexes, as on PostgreSQL).
+  const client = new PGliteWorkerClient({ dataDir: options.dataDir });
   try {
     await client.waitReady;
   } catch (error) {
+    await client.close().catch(() => undefined);
     await lock?.release();
     throw error;
   }
-  const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Db;
+  // Drizzle's PGlite driver needs only query and transaction, which the worker's client has.
+  const pglite = client as unknown as PGlite;
+  const db = drizzlePglite({ client: pglite, schema, casing: 'snake_case' }) as unknown as Db;
   return {
     db,
     driver: 'pglite',
     listen: (channel, callback) => client.listen(channel, callback),
     migrate: () =>
-      migratePglite(drizzlePglite({ client, schema, casing: 'snake_case' }), {
+      migratePglite(drizzlePglite({ client: pglite, schema, casing: 'snake_case' }), {
         migrationsFolder: MIGRATIONS_FOLDER,
       }),
     close: async () => {

@@ -1,9 +1,9 @@
-import type { PGlite } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type PgBoss from 'pg-boss';
 import type { DatabaseHandle, DbOrTx } from '../db/client.ts';
+import type { PGliteWorkerClient } from '../db/pglite-worker-client.ts';
 
 type Rows = { rows: unknown[] };
 
@@ -30,8 +30,8 @@ export const bossExecutor = (
       close: () => pool.end(),
     };
   }
-  // drizzle's `$client` is the PGlite instance the database was opened with.
-  const client = (database.db as unknown as { $client: PGlite }).$client;
+  // drizzle's `$client` is the embedded database's client the database was opened with.
+  const client = (database.db as unknown as { $client: PGliteWorkerClient }).$client;
   return {
     executor: {
       executeSql: async (text, values) => {
