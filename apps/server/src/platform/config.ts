@@ -90,6 +90,7 @@ const envSchema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined)),
   WORKERS: z.coerce.number().int().min(1).max(256).optional(),
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   GOOGLE_CLIENT_ID: z
     .string()
     .optional()
@@ -154,8 +155,13 @@ export type Config = {
         /** Unset: the AWS SDK's default chain (environment, profile, instance role). */
         credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
       };
-  /** How many media jobs (proxies, renders) run at once on this instance (WORKERS; default half the cores). */
+  /**
+   * How many media jobs (proxies, renders) run at once in each server process (WORKERS; default half the
+   * cores, shared between the WEB_CONCURRENCY processes).
+   */
   workers: number;
+  /** How many server processes serve on this machine (WEB_CONCURRENCY; above 1 only with PostgreSQL). */
+  webConcurrency: number;
   /** The cloud's Google OAuth client, for YouTube publishing (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET). */
   google:
     | { clientId: string; clientSecret: string; authUrl: string; tokenUrl: string; youtubeApiUrl: string }
@@ -172,6 +178,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     throw new ConfigError(`Invalid environment: ${problems}`);
   }
   const e = parsed.data;
+  if (e.WEB_CONCURRENCY > 1 && !e.DATABASE_URL)
+    throw new ConfigError(
+      'WEB_CONCURRENCY above 1 needs PostgreSQL (DATABASE_URL): the embedded database belongs to one process',
+    );
   const localHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   return {
     port: e.PORT,
@@ -198,7 +208,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),
     storage: storageOf(e),
-    workers: e.WORKERS ?? Math.max(1, Math.floor(os.availableParallelism() / 2)),
+    workers: e.WORKERS ?? Math.max(1, Math.floor(os.availableParallelism() / 2 / e.WEB_CONCURRENCY)),
+    webConcurrency: e.WEB_CONCURRENCY,
     google:
       e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
         ? {
