@@ -168,7 +168,7 @@ const runOn = (driver: 'pglite' | 'postgres', duration: number) =>
 
       const baseline = rows.at(-1) as Row;
       const where =
-        driver === 'pglite' ? 'PGlite on the main thread' : 'PostgreSQL (DATABASE_URL, a scratch database)';
+        driver === 'pglite' ? 'PGlite in its worker thread' : 'PostgreSQL (DATABASE_URL, a scratch database)';
       console.log(
         `\n${driver}: ${CONNECTIONS} connections, ${duration} s per route after a ${WARM_UP_SECONDS} s warm-up;`,
       );

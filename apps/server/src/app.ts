@@ -9,7 +9,7 @@ import {
   ERROR_CODES,
   MSG_RATE_LIMITED,
 } from '@media/contract';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -17,6 +17,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { registerRoleRoutes } from './modules/access/routes.ts';
+import { loadRights } from './modules/access/service.ts';
 import { registerAccountRoutes } from './modules/accounts/routes.ts';
 import { registerAgentRoutes } from './modules/agent/routes.ts';
 import { registerArrivalsRoutes } from './modules/arrivals/routes.ts';
@@ -45,40 +46,16 @@ import type { Actor } from './platform/auth/actor.ts';
 import { AuthEpoch } from './platform/auth/auth-epoch.ts';
 import { RightsCache } from './platform/auth/rights-cache.ts';
 import { SESSION_COOKIE, SessionStore } from './platform/auth/sessions.ts';
-import type { AppContext } from './platform/context.ts';
-import { unauthenticated } from './platform/errors.ts';
+import type { AppContext, AppServices } from './platform/context.ts';
 import { CsrfGuard } from './platform/http/csrf.ts';
 import { registerErrorHandler } from './platform/http/error-handler.ts';
 import { registerInputGuards } from './platform/http/input-guards.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
+import './platform/http/request-context.ts'; // request.actor, sessionEndedMessage, secure
 import { registerWebApp } from './platform/http/web-app.ts';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The signed-in user, or null. */
-    actor: Actor | null;
-    /** Why a session cookie was refused (a disconnect message), for the 401. */
-    sessionEndedMessage: string | undefined;
-    /** Whether the request reached us over HTTPS (X-Forwarded-Proto only counts with TRUST_PROXY). */
-    secure: boolean;
-  }
-}
-
-export type AppServices = {
-  authEpoch: AuthEpoch;
-  sessions: SessionStore;
-  rights: RightsCache;
-  csrf: CsrfGuard;
-};
-
-/** The signed-in user or a 401 that the client turns into the re-login dialog. */
 /** The one page-shaped path the server answers itself, with the signed-in user's rights. */
 const KEY_MAP_DOWNLOAD_PATH = /^\/accounts\/[^/?]+\/generatekeyexpansion(\?|$)/;
-
-export const requireActor = (request: FastifyRequest): Actor => {
-  if (!request.actor) throw unauthenticated(request.sessionEndedMessage);
-  return request.actor;
-};
 
 export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
   const { config } = ctx;
@@ -98,7 +75,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
     sessions: new SessionStore(ctx.db, config, authEpoch, (error) =>
       ctx.log.warn({ err: error }, 'writing the activity time of sessions failed'),
     ),
-    rights: new RightsCache(ctx.db, authEpoch),
+    rights: new RightsCache((userId, acting) => loadRights(ctx.db, userId, acting), authEpoch),
     csrf: new CsrfGuard(config, ctx.secretKey),
   };
 

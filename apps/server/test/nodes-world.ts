@@ -7,7 +7,7 @@ import { makeWorld, type TestApp, type TestClient } from './harness.ts';
 
 export const VERSION_HEADERS = { [API_VERSION_HEADER]: API_VERSIONS.supported[0] as string };
 
-export type Listing = { results: NodeListing; total: number; channel: string };
+export type Listing = { results: NodeListing; total: number; totalCapped: boolean; channel: string };
 
 /** GET /api/nodes with a query object (search clauses as JSON, repeatable). */
 export const listNodes = (client: TestClient, query: Record<string, string | number | string[]>) => {

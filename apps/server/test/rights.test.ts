@@ -1,13 +1,9 @@
 import type { Right } from '@media/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadRights, requireRight, requireUserManagement } from '../src/modules/access/service.ts';
 import type { Actor } from '../src/platform/auth/actor.ts';
 import { AppError } from '../src/platform/errors.ts';
-import {
-  type EntityRef,
-  loadRights,
-  requireRight,
-  requireUserManagement,
-} from '../src/platform/permissions.ts';
+import type { EntityRef } from '../src/platform/permissions.ts';
 import {
   grantAccountAccess,
   grantManagerOf,

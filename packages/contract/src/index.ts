@@ -29,6 +29,7 @@ export * from './events/backoff.ts';
 export * from './events/channels.ts';
 export * from './events/events.ts';
 export * from './format/bit-rate.ts';
+export * from './format/count.ts';
 export * from './format/dates.ts';
 export * from './format/duration.ts';
 export * from './format/file-size.ts';

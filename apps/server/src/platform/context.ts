@@ -1,6 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { AuthEpoch } from './auth/auth-epoch.ts';
+import type { RightsCache } from './auth/rights-cache.ts';
+import type { SessionStore } from './auth/sessions.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db } from './db/client.ts';
+import type { CsrfGuard } from './http/csrf.ts';
 import type { Jobs } from './jobs/jobs.ts';
 import type { LiveBus } from './live/bus.ts';
 import type { CursorWriter } from './live/cursor-writer.ts';
@@ -32,4 +36,12 @@ export type AppContext = {
   live: { recent: RecentChanges; cursors: CursorWriter };
   /** Stops the jobs, closes the bus and the database. */
   close: () => Promise<void>;
+};
+
+/** The request-path services built by buildApp: sessions, rights and the anti-forgery guard. */
+export type AppServices = {
+  authEpoch: AuthEpoch;
+  sessions: SessionStore;
+  rights: RightsCache;
+  csrf: CsrfGuard;
 };

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isReservedName, RESERVED_FIRST_PATH_SEGMENTS } from '../names/reserved.ts';
 import { formatBitRate } from './bit-rate.ts';
+import { formatCount } from './count.ts';
 import {
   formatDate,
   formatDateTime,
@@ -176,5 +177,15 @@ describe('reserved names (spec3 §5)', () => {
     expect(isReservedName(' api ')).toBe(true);
     expect(isReservedName('evening-news')).toBe(false);
     expect(RESERVED_FIRST_PATH_SEGMENTS).toEqual(expect.arrayContaining(['mfaenrol', 'sitegroup', 'cc']));
+  });
+});
+
+describe('count formatter', () => {
+  it('groups thousands, and marks a capped count as a lower bound', () => {
+    expect(formatCount(0)).toBe('0');
+    expect(formatCount(9_999)).toBe('9,999');
+    expect(formatCount(10_000)).toBe('10,000');
+    expect(formatCount(10_000, true)).toBe('10,000+');
+    expect(formatCount(1_234_567, false)).toBe('1,234,567');
   });
 });

@@ -25,6 +25,19 @@ export const collectionOf = <T extends z.ZodType>(item: T) =>
 /** The most rows one page may hold; the paginator's "All" asks for this many. */
 export const MAX_PAGE_LIMIT = 10_000;
 
+/**
+ * A list whose filter can match most of a large table (the media search) counts its matches exactly up to
+ * this many and beyond answers this many with `totalCapped: true` (shown as "10,000+"): a broad search then
+ * reads at most this many matches plus one, instead of counting every match of a million rows.
+ */
+export const TOTAL_COUNT_CAP = 10_000;
+
+export const totalCappedSchema = z
+  .boolean()
+  .describe(
+    'true when there may be more matches than total says: total is then a lower bound (the list counts up to its cap)',
+  );
+
 export const pageQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(100),

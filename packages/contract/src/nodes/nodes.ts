@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { totalCappedSchema } from '../http/envelope.ts';
 import { idSchema, idTextSchema } from '../http/input.ts';
 
 /**
@@ -236,7 +237,11 @@ export type NodeListing = z.infer<typeof nodeListingSchema>;
 
 export const nodesResponseSchema = z.object({
   results: nodeListingSchema,
-  total: z.number().int().describe('Children (or matches) in all'),
+  total: z
+    .number()
+    .int()
+    .describe('Children (or matches) in all; with totalCapped a lower bound (at least TOTAL_COUNT_CAP)'),
+  totalCapped: totalCappedSchema,
   channel: z.string(),
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuerySchema } from '../http/envelope.ts';
+import { collectionOf, pageQuerySchema, totalCappedSchema } from '../http/envelope.ts';
 import { idSchema, idTextSchema } from '../http/input.ts';
 
 export const userSchema = z.object({
@@ -20,8 +20,9 @@ export const USER_SEARCH_MIN_CHARS = 2;
 export const USERNAME_CHECK_DEBOUNCE_MS = 200;
 export const USER_IMPORT_CHUNK = 100;
 /**
- * A user search counts its matches up to this many and answers this number when there are more: the
- * suggestions it feeds never page that far, and counting every match of a short text would scan every user.
+ * A user search counts its matches up to this many and answers this number, with totalCapped, when there
+ * are more: the suggestions it feeds never page that far, and counting every match of a short text would
+ * scan every user.
  */
 export const USER_SEARCH_COUNT_CAP = 1000;
 
@@ -38,6 +39,9 @@ export const usersQuerySchema = pageQuerySchema.extend({
   limit: z.coerce.number().int().min(1).max(10000).optional(),
 });
 export type UsersQuery = z.infer<typeof usersQuerySchema>;
+
+/** GET /api/users: with searchText the total is counted up to USER_SEARCH_COUNT_CAP, totalCapped beyond. */
+export const usersResponseSchema = collectionOf(userSchema).extend({ totalCapped: totalCappedSchema });
 
 const email = z
   .string()

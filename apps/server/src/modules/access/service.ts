@@ -12,10 +12,25 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import { findAncestry, manageableUserIds, requireRight, visibleSiteIds } from '../../platform/permissions.ts';
 import { sessions } from '../auth/tables.ts';
 import * as repo from './repo.ts';
+import { findAncestry, manageableUserIds, requireRight, visibleSiteIds } from './rights.ts';
 import { accountAccess, roles } from './tables.ts';
+
+// The rights queries (may this user do this, which sites and users they see); other modules reach them here.
+export {
+  canReadChannel,
+  findAncestry,
+  loadRights,
+  manageableBy,
+  manageableUserIds,
+  managedSiteIds,
+  mayManageEdgeServer,
+  mayManageUser,
+  requireRight,
+  requireUserManagement,
+  visibleSiteIds,
+} from './rights.ts';
 
 export const listRoles = async (options: { db: Db; actor: Actor; offset: number; limit: number }) => {
   // Any signed-in user may read the role names; the actor's presence is the check.

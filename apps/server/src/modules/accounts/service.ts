@@ -22,7 +22,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx, Tx } from '../../platform/db/client.ts';
 import { translateUniqueViolation } from '../../platform/db/errors.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
-import { managedSiteIds, requireRight } from '../../platform/permissions.ts';
+import { managedSiteIds, requireRight } from '../access/service.ts';
 import { accountAccess, roles } from '../access/tables.ts';
 import { copyAccountConfiguration } from '../config/service.ts';
 import { resellers, sites } from '../organisation/tables.ts';

@@ -17,8 +17,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppServices } from '../../app.ts';
-import type { AppContext } from '../../platform/context.ts';
+import type { AppContext, AppServices } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { requireApiVersion } from '../../platform/http/api-version.ts';
 import { results } from '../../platform/http/envelope.ts';

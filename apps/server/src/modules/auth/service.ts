@@ -24,7 +24,7 @@ import type { SessionStore } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { Publish } from '../../platform/live/publish.ts';
-import { requireRight } from '../../platform/permissions.ts';
+import { requireRight } from '../access/service.ts';
 import { maxVideoValues } from '../accounts/repo.ts';
 import { verifySecondFactor } from '../mfa/service.ts';
 import { users } from '../users/tables.ts';

@@ -12,7 +12,7 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
-import { findAncestry, requireRight } from '../../platform/permissions.ts';
+import { findAncestry, requireRight } from '../access/service.ts';
 import * as repo from './repo.ts';
 import type { StoredColumn } from './tables.ts';
 

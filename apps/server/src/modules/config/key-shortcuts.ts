@@ -16,12 +16,8 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import {
-  type EntityRef,
-  findAncestry,
-  requireRight,
-  requireUserManagement,
-} from '../../platform/permissions.ts';
+import type { EntityRef } from '../../platform/permissions.ts';
+import { findAncestry, requireRight, requireUserManagement } from '../access/service.ts';
 import * as repo from './repo.ts';
 
 type Call<T = object> = { ctx: AppContext; actor: Actor } & T;

@@ -21,7 +21,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { translateUniqueViolation } from '../../platform/db/errors.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
-import { requireRight, requireUserManagement } from '../../platform/permissions.ts';
+import { requireRight, requireUserManagement } from '../access/service.ts';
 import * as repo from './repo.ts';
 
 type Call<T = object> = { ctx: AppContext; actor: Actor } & T;

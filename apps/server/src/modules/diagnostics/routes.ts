@@ -1,9 +1,9 @@
 import { accountDashboardSchema, diagnosticsSchema, idParamSchema, resultsOf } from '@media/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { type AppServices, requireActor } from '../../app.ts';
-import type { AppContext } from '../../platform/context.ts';
+import type { AppContext, AppServices } from '../../platform/context.ts';
 import { results } from '../../platform/http/envelope.ts';
+import { requireActor } from '../../platform/http/request-context.ts';
 import * as service from './service.ts';
 
 /** The diagnostic page and the account dashboard (spec2 §1, spec3 §2 page areas). */

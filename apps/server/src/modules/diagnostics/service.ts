@@ -14,7 +14,7 @@ import {
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
-import { requireRight } from '../../platform/permissions.ts';
+import { requireRight } from '../access/service.ts';
 import { notHidden, treeAccess } from '../nodes/service.ts';
 import {
   busRoundTrip,

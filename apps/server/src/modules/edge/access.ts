@@ -1,7 +1,7 @@
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
-import { mayManageEdgeServer } from '../../platform/permissions.ts';
+import { mayManageEdgeServer } from '../access/service.ts';
 import * as repo from './repo.ts';
 
 /** What every use case of the edge module takes. */

@@ -18,9 +18,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireActor } from '../../app.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
+import { requireActor } from '../../platform/http/request-context.ts';
 import * as edgeServers from './edge-servers.service.ts';
 import { checkBody } from './request-checks.ts';
 

@@ -13,7 +13,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import { requireRight } from '../../platform/permissions.ts';
+import { requireRight } from '../access/service.ts';
 import { type Options, requireEdgeServer } from './access.ts';
 import { publishEdgeWrite } from './live.ts';
 import { toActionResult, toEdgeServer } from './presenters.ts';

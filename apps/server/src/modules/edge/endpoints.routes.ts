@@ -14,9 +14,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireActor } from '../../app.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
+import { requireActor } from '../../platform/http/request-context.ts';
 import * as endpoints from './endpoints.service.ts';
 import { checkBody, typeIdParamSchema } from './request-checks.ts';
 

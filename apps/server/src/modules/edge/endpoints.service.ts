@@ -12,12 +12,7 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import {
-  findAncestry,
-  managedSiteIds,
-  mayManageEdgeServer,
-  requireRight,
-} from '../../platform/permissions.ts';
+import { findAncestry, managedSiteIds, mayManageEdgeServer, requireRight } from '../access/service.ts';
 import { type Options, requireEdgeServer, requireEndpoint, requireService } from './access.ts';
 import { publishEdgeWrite } from './live.ts';
 import { checkedEndpointOptions } from './option-checks.ts';

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../app.ts';
-import type { AppContext } from '../../platform/context.ts';
+import type { AppContext, AppServices } from '../../platform/context.ts';
 import { registerEdgeServerRoutes } from './edge-servers.routes.ts';
 import { registerEndpointRoutes } from './endpoints.routes.ts';
 import { registerServiceRoutes } from './services.routes.ts';

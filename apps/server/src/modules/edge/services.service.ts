@@ -12,7 +12,7 @@ import {
 } from '@media/contract';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import { managedSiteIds, mayManageEdgeServer } from '../../platform/permissions.ts';
+import { managedSiteIds, mayManageEdgeServer } from '../access/service.ts';
 import { type Options, requireEdgeServer, requireService } from './access.ts';
 import { findGroupedServicesOfType } from './groups-repo.ts';
 import { publishEdgeWrite } from './live.ts';

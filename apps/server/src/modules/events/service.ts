@@ -3,7 +3,7 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { randomToken } from '../../platform/crypto.ts';
 import { AppError, forbidden } from '../../platform/errors.ts';
-import { canReadChannel } from '../../platform/permissions.ts';
+import { canReadChannel } from '../access/service.ts';
 import * as repo from './repo.ts';
 
 const IDLE_MS = EVENT_IDLE_MINUTES * 60_000;

@@ -16,7 +16,7 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import { findAncestry, mayManageEdgeServer, requireRight } from '../../platform/permissions.ts';
+import { findAncestry, mayManageEdgeServer, requireRight } from '../access/service.ts';
 import { toItems } from './presenter.ts';
 import * as repo from './repo.ts';
 

@@ -3,7 +3,7 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
-import { mayManageEdgeServer } from '../../platform/permissions.ts';
+import { mayManageEdgeServer } from '../access/service.ts';
 import { mayManageAccount, requireQueue } from './queues.ts';
 import * as repo from './repo.ts';
 

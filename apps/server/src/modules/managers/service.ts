@@ -11,9 +11,9 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
-import { type EntityRef, requireRight, requireUserManagement } from '../../platform/permissions.ts';
+import type { EntityRef } from '../../platform/permissions.ts';
 import { upsertAccess } from '../access/repo.ts';
-import { checkGrantableRole } from '../access/service.ts';
+import { checkGrantableRole, requireRight, requireUserManagement } from '../access/service.ts';
 import { roles } from '../access/tables.ts';
 import * as repo from './repo.ts';
 

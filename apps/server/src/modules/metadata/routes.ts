@@ -9,11 +9,11 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type AppServices, requireActor } from '../../app.ts';
-import type { AppContext } from '../../platform/context.ts';
+import type { AppContext, AppServices } from '../../platform/context.ts';
 import { requireApiVersion } from '../../platform/http/api-version.ts';
 import { attachment } from '../../platform/http/attachment.ts';
 import { results } from '../../platform/http/envelope.ts';
+import { requireActor } from '../../platform/http/request-context.ts';
 import * as service from './service.ts';
 
 /** spec1 §7 Metadata import/export. */

@@ -21,7 +21,7 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
-import { requireRight } from '../../platform/permissions.ts';
+import { requireRight } from '../access/service.ts';
 import { accountFileColumns } from '../config/columns.ts';
 import { accounts } from '../organisation/tables.ts';
 import * as repo from './repo.ts';

@@ -15,7 +15,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { sha256 } from '../../platform/crypto.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import { requireRight } from '../../platform/permissions.ts';
+import { requireRight } from '../access/service.ts';
 import { notifyUser } from '../notifications/service.ts';
 import * as repo from './repo.ts';
 

@@ -118,10 +118,11 @@ export const listNodes = async ({ ctx, actor, query }: Call<{ query: NodesQuery 
       ancestors: chain.slice(0, -1).map((row) => presentNode(row, access)),
       node: presentNode(self, access),
       children: page.rows.map((row) => presentNode(row, access, undefined, searchKey)),
-      nextChildOffset: nextOffset < page.total ? nextOffset : null,
+      nextChildOffset: page.more ? nextOffset : null,
       actingRole: access.actingRole,
     },
     total: page.total,
+    totalCapped: page.totalCapped,
     channel: CHANNELS.nodes(accountId),
   };
 };

@@ -2,8 +2,8 @@ import { idParamSchema } from '@media/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type AppServices, requireActor } from '../../app.ts';
-import type { AppContext } from '../../platform/context.ts';
+import type { AppContext, AppServices } from '../../platform/context.ts';
+import { requireActor } from '../../platform/http/request-context.ts';
 import { contentRequestOf, sendStoredContent } from '../../platform/http/stored-content.ts';
 import * as service from './service.ts';
 

@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { atLeastShown, countUpTo } from '../../platform/db/paging.ts';
 import { accounts } from '../organisation/tables.ts';
 import { media, nodes, thumbs } from './tables.ts';
 
@@ -60,7 +61,10 @@ export const findChain = async (db: DbOrTx, accountId: number, paths: string[], 
 export const TIME_ORDER = [desc(nodes.createdAt), desc(nodes.id)];
 export const ALPHABETICAL_ORDER = [asc(sql`lower(${nodes.name})`), asc(nodes.id)];
 
-/** One page of nodes matching `where`, and how many match in all (counted unless the caller knows). */
+/**
+ * One page of nodes matching `where`, and how many match in all: counted (exact up to TOTAL_COUNT_CAP,
+ * beyond it capped) unless the caller knows, or the page is the last.
+ */
 export const findPage = async (
   db: DbOrTx,
   options: {
@@ -72,13 +76,19 @@ export const findPage = async (
     knownTotal?: number;
   },
 ) => {
-  const rows = await findPresentable(db, options.where, options.hidden)
+  // One row past the page says whether another page follows, whatever the count says.
+  const fetched = await findPresentable(db, options.where, options.hidden)
     .orderBy(...options.order)
-    .limit(options.limit)
+    .limit(options.limit + 1)
     .offset(options.offset);
-  if (options.knownTotal !== undefined) return { rows, total: options.knownTotal };
-  const [total] = await db.select({ n: count() }).from(nodes).where(options.where);
-  return { rows, total: total?.n ?? 0 };
+  const more = fetched.length > options.limit;
+  const rows = more ? fetched.slice(0, options.limit) : fetched;
+  if (options.knownTotal !== undefined) return { rows, more, total: options.knownTotal, totalCapped: false };
+  const shown = options.offset + rows.length;
+  // The last page tells the total exactly, past the cap too; an empty page past the start counts (rows moved).
+  if (!more && (rows.length > 0 || options.offset === 0))
+    return { rows, more, total: shown, totalCapped: false };
+  return { rows, more, ...atLeastShown(await countUpTo(db, nodes, options.where), shown) };
 };
 
 export const findMedia = async (db: DbOrTx, id: number) => {

@@ -7,7 +7,7 @@ import {
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
-import { requireUserManagement } from '../../platform/permissions.ts';
+import { requireUserManagement } from '../access/service.ts';
 import * as repo from './repo.ts';
 import type { userNotifications } from './tables.ts';
 

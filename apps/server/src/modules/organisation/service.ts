@@ -10,7 +10,7 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
-import { findAncestry, requireRight, visibleSiteIds } from '../../platform/permissions.ts';
+import { findAncestry, requireRight, visibleSiteIds } from '../access/service.ts';
 import * as repo from './repo.ts';
 import { resellers, siteGroups, sites } from './tables.ts';
 

@@ -22,7 +22,7 @@ import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound, unauthenticated } from '../../platform/errors.ts';
 import type { Publish } from '../../platform/live/publish.ts';
-import { requireRight } from '../../platform/permissions.ts';
+import { requireRight } from '../access/service.ts';
 import { checkPasswordAttempt } from '../auth/service.ts';
 import * as repo from './repo.ts';
 

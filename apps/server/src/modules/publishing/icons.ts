@@ -16,8 +16,8 @@ import sharp from 'sharp';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
-import { findAncestry, visibleSiteIds } from '../../platform/permissions.ts';
 import { readStored, storeStream } from '../../platform/storage.ts';
+import { findAncestry, visibleSiteIds } from '../access/service.ts';
 import { toIcon } from './presenter.ts';
 import * as repo from './repo.ts';
 import {

@@ -27,11 +27,11 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type AppServices, requireActor } from '../../app.ts';
-import type { AppContext } from '../../platform/context.ts';
+import type { AppContext, AppServices } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { refuseDeclaredLengthOver } from '../../platform/http/declared-length.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
+import { requireActor } from '../../platform/http/request-context.ts';
 import { registerPublishRoutes } from './publishes.routes.ts';
 import * as service from './service.ts';
 import { registerYoutubeRoutes } from './youtube.routes.ts';

@@ -3,7 +3,7 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
-import { findAncestry, visibleSiteIds } from '../../platform/permissions.ts';
+import { findAncestry, visibleSiteIds } from '../access/service.ts';
 import type * as repo from './repo.ts';
 
 export type Call<T = object> = { ctx: AppContext; actor: Actor } & T;

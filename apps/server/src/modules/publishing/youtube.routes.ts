@@ -2,8 +2,8 @@ import { PUBLISH_HELP_MESSAGES } from '@media/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireActor } from '../../app.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { requireActor } from '../../platform/http/request-context.ts';
 import { byId, findAccountRow } from '../accounts/repo.ts';
 import { connectChannel, verifyState, YOUTUBE_CALLBACK_PATH } from './youtube.ts';
 

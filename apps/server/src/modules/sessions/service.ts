@@ -3,8 +3,7 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import type { SessionStore } from '../../platform/auth/sessions.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
-import { manageableBy } from '../../platform/permissions.ts';
-import { requireAccountManagement } from '../access/service.ts';
+import { manageableBy, requireAccountManagement } from '../access/service.ts';
 import { sessions } from '../auth/tables.ts';
 import * as repo from './repo.ts';
 

@@ -2,9 +2,9 @@ import { idParamSchema, resultsOf, statusItemSchema } from '@media/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type AppServices, requireActor } from '../../app.ts';
-import type { AppContext } from '../../platform/context.ts';
+import type { AppContext, AppServices } from '../../platform/context.ts';
 import { results } from '../../platform/http/envelope.ts';
+import { requireActor } from '../../platform/http/request-context.ts';
 import * as service from './service.ts';
 
 /** Status of the edge servers, services and endpoints that concern a site or an account (spec2 §7). */

@@ -1,7 +1,7 @@
 import { EDGE_LINKS, type EdgeContext, STATUS_MESSAGES, type StatusItem } from '@media/contract';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { requireRight } from '../../platform/permissions.ts';
+import { requireRight } from '../access/service.ts';
 import * as repo from './repo.ts';
 
 type Call<T = object> = { ctx: AppContext; actor: Actor } & T;

@@ -13,12 +13,12 @@ import {
 } from '@media/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { type AppServices, requireActor } from '../../app.ts';
-import type { AppContext } from '../../platform/context.ts';
+import type { AppContext, AppServices } from '../../platform/context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { attachment } from '../../platform/http/attachment.ts';
 import { refuseDeclaredLengthOver } from '../../platform/http/declared-length.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
+import { requireActor } from '../../platform/http/request-context.ts';
 import { contentRequestOf, sendStoredContent } from '../../platform/http/stored-content.ts';
 import * as service from './service.ts';
 

@@ -1,7 +1,7 @@
 import { USER_SEARCH_COUNT_CAP } from '@media/contract';
 import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { pageTotal } from '../../platform/db/paging.ts';
+import { cappedPageTotal, countUpTo, pageTotal } from '../../platform/db/paging.ts';
 import { searchTextContains } from '../../platform/db/search.ts';
 import { accountAccess } from '../access/tables.ts';
 import { accounts } from '../organisation/tables.ts';
@@ -49,24 +49,19 @@ export const findUsersPage = async (
     .orderBy(asc(sql`lower(${users.username})`))
     .offset(options.offset)
     .limit(options.limit);
-  const total = await pageTotal(
-    { rows: rows.length, offset: options.offset, limit: options.limit },
-    async () => {
-      if (options.searchText) {
-        const matches = db
-          .select({ one: sql`1` })
-          .from(users)
-          .where(where)
-          .limit(USER_SEARCH_COUNT_CAP)
-          .as('matches');
-        const [capped] = await db.select({ n: count() }).from(matches);
-        return capped?.n ?? 0;
-      }
-      const [all] = await db.select({ n: count() }).from(users).where(where);
-      return all?.n ?? 0;
-    },
-  );
-  return { rows, total };
+  const page = { rows: rows.length, offset: options.offset, limit: options.limit };
+  // A search's matches are counted up to USER_SEARCH_COUNT_CAP (a short text matches most users); the
+  // lists of a site or an account are paged and counted exactly.
+  if (options.searchText)
+    return {
+      rows,
+      ...(await cappedPageTotal(page, () => countUpTo(db, users, where, USER_SEARCH_COUNT_CAP))),
+    };
+  const total = await pageTotal(page, async () => {
+    const [all] = await db.select({ n: count() }).from(users).where(where);
+    return all?.n ?? 0;
+  });
+  return { rows, total, totalCapped: false };
 };
 
 export const findUser = async (db: DbOrTx, id: number) => {

@@ -1,21 +1,21 @@
 import {
   acceptingReadFields,
   CHANNELS,
-  collectionOf,
   idParamSchema,
   resultsOf,
   userBatchCreateSchema,
   userImportResultSchema,
   userSchema,
   usersQuerySchema,
+  usersResponseSchema,
   userUpdateSchema,
 } from '@media/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type AppServices, requireActor } from '../../app.ts';
-import type { AppContext } from '../../platform/context.ts';
+import type { AppContext, AppServices } from '../../platform/context.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
+import { requireActor } from '../../platform/http/request-context.ts';
 import * as service from './service.ts';
 
 export const registerUserRoutes = (fastify: FastifyInstance, ctx: AppContext, _services: AppServices) => {
@@ -28,14 +28,14 @@ export const registerUserRoutes = (fastify: FastifyInstance, ctx: AppContext, _s
       schema: {
         tags,
         description:
-          'Search users by user name, full name or email: administrators all users (type all, 20 a page), others the users of the sites where they manage (10 a page). With searchText, total counts matches up to 1,000',
+          'Search users by user name, full name or email: administrators all users (type all, 20 a page), others the users of the sites where they manage (10 a page). With searchText, total counts matches up to 1,000 (totalCapped beyond)',
         querystring: usersQuerySchema,
-        response: { 200: collectionOf(userSchema) },
+        response: { 200: usersResponseSchema },
       },
     },
     async (request) => {
       const page = await service.listUsers({ ctx, actor: requireActor(request), query: request.query });
-      return collection(page.rows, page.total, CHANNELS.users);
+      return { ...collection(page.rows, page.total, CHANNELS.users), totalCapped: page.totalCapped };
     },
   );
   app.post(

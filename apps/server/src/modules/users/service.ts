@@ -27,7 +27,7 @@ import {
   requireRight,
   requireUserManagement,
   visibleSiteIds,
-} from '../../platform/permissions.ts';
+} from '../access/service.ts';
 import { accounts } from '../organisation/tables.ts';
 import { createPasswordToken, passwordLink } from '../passwords/service.ts';
 import * as repo from './repo.ts';

@@ -14,7 +14,9 @@ const slowEpochTable = () => {
       from: () => ({
         where: () => {
           const seen = value;
-          return new Promise<{ value: number }[]>((resolve) => waiting.push(() => resolve([{ value: seen }])));
+          return new Promise<{ value: number }[]>((resolve) =>
+            waiting.push(() => resolve([{ value: seen }])),
+          );
         },
       }),
     }),

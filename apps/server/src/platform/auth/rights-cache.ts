@@ -1,7 +1,11 @@
 import type { RightsSnapshot } from '@media/contract';
-import type { Db } from '../db/client.ts';
-import { loadRights } from '../permissions.ts';
 import { type AuthEpoch, GenerationCache } from './auth-epoch.ts';
+
+/** Reads a user's rights (as acting in a role, when given); app.ts passes the access module's loadRights. */
+export type LoadRights = (
+  userId: number,
+  acting: { accountId: number; roleId: number } | null,
+) => Promise<RightsSnapshot>;
 
 type RightsOf = {
   userId: number;
@@ -19,7 +23,7 @@ export class RightsCache {
   private readonly cache: GenerationCache<string, Promise<RightsSnapshot>>;
 
   constructor(
-    private readonly db: Db,
+    private readonly load: LoadRights,
     epoch: AuthEpoch,
   ) {
     this.cache = new GenerationCache(epoch);
@@ -27,8 +31,6 @@ export class RightsCache {
 
   of(session: RightsOf): Promise<RightsSnapshot> {
     const key = `${session.userId}:${session.acting?.accountId ?? ''}:${session.acting?.roleId ?? ''}`;
-    return this.cache.through(key, session.generation, () =>
-      loadRights(this.db, session.userId, session.acting),
-    );
+    return this.cache.through(key, session.generation, () => this.load(session.userId, session.acting));
   }
 }

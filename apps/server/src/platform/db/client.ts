@@ -8,9 +8,9 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import * as schema from '../../schema.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { PGliteWorkerClient } from './pglite-worker-client.ts';
-import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;

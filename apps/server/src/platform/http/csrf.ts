@@ -1,3 +1,5 @@
+// The cookie plugin's additions to the request and reply types (request.cookies, reply.setCookie).
+import type {} from '@fastify/cookie';
 import { ERROR_CODES, MSG_CSRF } from '@media/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';

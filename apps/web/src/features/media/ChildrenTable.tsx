@@ -2,6 +2,7 @@ import { Anchor, Box, Button, Group, Text } from '@mantine/core';
 import { displayName, durationFilter, formatNodeDate, type MediaNode } from '@media/contract';
 import { useMemo } from 'react';
 import { DataTable, type DataTableColumn } from '../../ui/data-table/DataTable.tsx';
+import { childrenCountText } from './listing-query.ts';
 import { NodeIcon } from './NodeIcon.tsx';
 import { nodeDragProps } from './node-drag.ts';
 
@@ -44,6 +45,8 @@ export const Thumbnail = ({
 export type ChildrenViewProps = {
   nodes: MediaNode[];
   total: number;
+  /** The total is a lower bound: the footer shows '10,000+'. */
+  totalCapped?: boolean;
   loading: boolean;
   emptyText: string;
   selectedPaths: string[];
@@ -159,7 +162,7 @@ export const ChildrenTable = (props: ChildrenViewProps) => {
 export const ChildrenFooter = (props: ChildrenViewProps) => (
   <Group justify="space-between" mt="xs">
     <Text size="xs" c="dimmed" data-testid="children-count">
-      {props.nodes.length} of {props.total}
+      {childrenCountText(props.nodes.length, props.total, props.totalCapped)}
     </Text>
     {props.hasMore && (
       <Button variant="default" size="xs" loading={props.loadingMore} onClick={props.onLoadMore}>

@@ -161,6 +161,7 @@ export const MediaManagerPage = ({ gridOnly = false }: { gridOnly?: boolean }) =
   const current = pages?.[0]?.results;
   const children = childrenOf(pages);
   const total = pages?.at(-1)?.total ?? 0;
+  const totalCapped = pages?.at(-1)?.totalCapped ?? false;
   const selectedNodes = children.filter((child) => selectedPaths.includes(child.path));
   const drop = useNodeDrop({ known: children, onTransferred: () => setSelectedPaths([]) });
 
@@ -314,6 +315,7 @@ export const MediaManagerPage = ({ gridOnly = false }: { gridOnly?: boolean }) =
                     <ChildrenShown
                       nodes={children}
                       total={total}
+                      totalCapped={totalCapped}
                       loading={
                         listing.isPlaceholderData ||
                         (listing.isFetching && searching && !listing.isFetchingNextPage)

@@ -1,6 +1,12 @@
-import type { MediaNode } from '@media/contract';
+import { type MediaNode, TOTAL_COUNT_CAP } from '@media/contract';
 import { describe, expect, it } from 'vitest';
-import { childrenOf, type ListingPage, listingQueryString, withoutNodes } from './listing-query.ts';
+import {
+  childrenCountText,
+  childrenOf,
+  type ListingPage,
+  listingQueryString,
+  withoutNodes,
+} from './listing-query.ts';
 
 const page = (paths: string[], total = paths.length): ListingPage => ({
   total,
@@ -58,5 +64,19 @@ describe('the listing query of the media manager', () => {
     expect(childrenOf(after).map((node) => node.path)).toEqual(['/acme/a', '/acme/c']);
     expect(after[0]?.total).toBe(2);
     expect(after[1]).toBe(pages[1]);
+  });
+});
+
+describe('the count under the children', () => {
+  it('shows the exact total, grouped by thousands', () => {
+    expect(childrenCountText(4, 4)).toBe('4 of 4');
+    expect(childrenCountText(100, 9_999, false)).toBe('100 of 9,999');
+    expect(childrenCountText(100, 10_000, false)).toBe('100 of 10,000');
+  });
+
+  it("shows a capped total as '10,000+'", () => {
+    expect(childrenCountText(100, TOTAL_COUNT_CAP, true)).toBe('100 of 10,000+');
+    // Paged on past the cap, the total shown is never below the rows shown.
+    expect(childrenCountText(10_100, TOTAL_COUNT_CAP, true)).toBe('10,100 of 10,100+');
   });
 });

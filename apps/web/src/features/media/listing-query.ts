@@ -1,4 +1,11 @@
-import type { ChildOrder, MediaNode, NodeListing, NodeType, SearchClause } from '@media/contract';
+import {
+  type ChildOrder,
+  formatCount,
+  type MediaNode,
+  type NodeListing,
+  type NodeType,
+  type SearchClause,
+} from '@media/contract';
 
 /** What one listing of GET /api/nodes asks for; the offset is the page's. */
 export type ListingRequest = {
@@ -22,7 +29,12 @@ export const listingQueryString = (request: ListingRequest, nextChildOffset: num
   return query.toString();
 };
 
-export type ListingPage = { results: NodeListing; total: number; channel: string };
+/** totalCapped: the total is a lower bound (the server counts up to TOTAL_COUNT_CAP). */
+export type ListingPage = { results: NodeListing; total: number; totalCapped?: boolean; channel: string };
+
+/** The footer of the children: '100 of 1,234', or '100 of 10,000+' when the server capped the count. */
+export const childrenCountText = (shown: number, total: number, totalCapped = false) =>
+  `${formatCount(shown)} of ${formatCount(Math.max(total, shown), totalCapped)}`;
 
 /** The children of every page loaded so far, in order. */
 export const childrenOf = (pages: readonly ListingPage[] | undefined): MediaNode[] =>

@@ -1,0 +1,1 @@
+CREATE INDEX "nodes_account_time_idx" ON "nodes" USING btree ("account_id","created_at","id");
