@@ -96,6 +96,23 @@ describe(`cached sessions and rights (${testDriver()})`, () => {
     }
   });
 
+  it('shows a role added, renamed or removed in the next cached /api/roles', async () => {
+    const person = await signedInWith(t);
+    const names = async () =>
+      (await person.client.get<{ results: { name: string }[] }>('/api/roles?limit=500')).body.results.map(
+        (role) => role.name,
+      );
+    expect(await names()).not.toContain('Cached role');
+    expect(await names()).not.toContain('Cached role');
+    const [role] = await t.ctx.db.insert(roles).values({ name: 'Cached role' }).returning({ id: roles.id });
+    if (!role) throw new Error('no role');
+    expect(await names()).toContain('Cached role');
+    await t.ctx.db.update(roles).set({ name: 'Cached role, renamed' }).where(eq(roles.id, role.id));
+    expect(await names()).toContain('Cached role, renamed');
+    await t.ctx.db.delete(roles).where(eq(roles.id, role.id));
+    expect(await names()).not.toContain('Cached role, renamed');
+  });
+
   it('gives and takes account access at once, and a role that stops managing takes its manager rights', async () => {
     const person = await signedInWith(t);
     const account = `/api/accounts/${w.account.id}`;

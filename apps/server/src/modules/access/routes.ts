@@ -18,14 +18,17 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { GenerationCache } from '../../platform/auth/auth-epoch.ts';
 import type { AppContext, AppServices } from '../../platform/context.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
 import { requireActor } from '../../platform/http/request-context.ts';
 import * as service from './service.ts';
 
-export const registerRoleRoutes = (fastify: FastifyInstance, ctx: AppContext, _services: AppServices) => {
+export const registerRoleRoutes = (fastify: FastifyInstance, ctx: AppContext, services: AppServices) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['access'];
+  // Read by every role picker: kept while the auth epoch stands still (migration 0027 moves it for any role change).
+  const rolePages = new GenerationCache<string, ReturnType<typeof service.listRoles>>(services.authEpoch);
   app.get(
     '/roles',
     {
@@ -37,7 +40,11 @@ export const registerRoleRoutes = (fastify: FastifyInstance, ctx: AppContext, _s
       },
     },
     async (request) => {
-      const page = await service.listRoles({ db: ctx.db, actor: requireActor(request), ...request.query });
+      const actor = requireActor(request);
+      const { offset, limit } = request.query;
+      const page = await rolePages.through(`${offset}:${limit}`, actor.generation, () =>
+        service.listRoles({ db: ctx.db, actor, offset, limit }),
+      );
       return collection(page.rows, page.total, CHANNELS.roles);
     },
   );
