@@ -53,8 +53,20 @@ describe('sign-in page', () => {
     const { context, page } = await newPage(setup.browser);
     await signIn(page, setup.server.url, 'admin', E2E_ADMIN_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
+    // What the page asked and heard after the click, for the message if it never reaches the sign-in page
+    // (seen twice in CI under load, never by hand).
+    const heard: string[] = [];
+    const started = Date.now();
+    const note = (text: string) => heard.push(`${Date.now() - started} ms ${text}`);
+    page.on('response', (r) => note(`${r.request().method()} ${new URL(r.url()).pathname} ${r.status()}`));
+    page.on('requestfailed', (r) =>
+      note(`${r.method()} ${new URL(r.url()).pathname} ${r.failure()?.errorText}`),
+    );
+    page.on('console', (m) => note(`console ${m.type()}: ${m.text()}`));
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(/\/login$/);
+    await page.waitForURL(/\/login$/).catch((error: Error) => {
+      throw new Error(`${error.message}\nafter the click:\n${heard.join('\n')}\nat ${page.url()}`);
+    });
     const me = await page.request.get(`${setup.server.url}/api/me`);
     expect(me.status()).toBe(401);
     await context.close();

@@ -1,5 +1,6 @@
 import type { LoginRequest, LoginResult, Me } from '@media/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { showAlert } from '../ui/alerts.tsx';
 import { ApiError, apiFetch } from './client.ts';
 import { stopLiveUpdates } from './live.ts';
 
@@ -48,6 +49,9 @@ export const useLogout = (leave: () => Promise<void> | void) => {
       await leave();
       queryClient.setQueryData(ME_QUERY_KEY, null);
     },
+    // The session may still be open: say so, rather than leave the button doing nothing.
+    onError: (error) =>
+      showAlert({ type: 'danger', text: `Could not sign out: ${error.message}`, source: 'sign-out' }),
   });
 };
 
