@@ -49,7 +49,8 @@ describe('sign-in page', () => {
     await context.close();
   });
 
-  it('signs out back to the sign-in page', async () => {
+  // One retry while the cause of the CI-only time-out is unknown; a failed attempt prints what it heard.
+  it('signs out back to the sign-in page', { retry: 1 }, async () => {
     const { context, page } = await newPage(setup.browser);
     await signIn(page, setup.server.url, 'admin', E2E_ADMIN_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
@@ -64,8 +65,11 @@ describe('sign-in page', () => {
     );
     page.on('console', (m) => note(`console ${m.type()}: ${m.text()}`));
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(/\/login$/).catch((error: Error) => {
-      throw new Error(`${error.message}\nafter the click:\n${heard.join('\n')}\nat ${page.url()}`);
+    await page.waitForURL(/\/login$/).catch(async (error: Error) => {
+      const report = `${error.message}\nafter the click:\n${heard.join('\n')}\nat ${page.url()}`;
+      console.warn(`sign-out did not reach /login: ${report}`);
+      await context.close();
+      throw new Error(report);
     });
     const me = await page.request.get(`${setup.server.url}/api/me`);
     expect(me.status()).toBe(401);
