@@ -18,7 +18,12 @@ type Rows = { rows: unknown[] };
 export const bossExecutor = (
   database: DatabaseHandle,
   options: { url: string | undefined; log: FastifyBaseLogger },
-): { executor: PgBoss.Db; close: () => Promise<void> } => {
+): {
+  executor: PgBoss.Db;
+  /** PostgreSQL only: runs `work` in one transaction on a connection of the pool, committed if it resolves. */
+  transaction?: <T>(work: (db: PgBoss.Db) => Promise<T>) => Promise<T>;
+  close: () => Promise<void>;
+} => {
   if (database.driver === 'postgres' && options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 3, application_name: 'media-jobs' });
     const connectionLost = (error: Error) =>
@@ -27,6 +32,24 @@ export const bossExecutor = (
     pool.on('connect', (client) => client.on('error', connectionLost));
     return {
       executor: { executeSql: async (text, values) => pool.query(text, values) },
+      transaction: async (work) => {
+        const client = await pool.connect();
+        let broken: Error | undefined;
+        try {
+          await client.query('BEGIN');
+          const result = await work({ executeSql: async (text, values) => client.query(text, values) });
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK').catch((lost: Error) => {
+            broken = lost;
+          });
+          throw error;
+        } finally {
+          // A connection that could not roll back is not given back to the pool.
+          client.release(broken);
+        }
+      },
       close: () => pool.end(),
     };
   }

@@ -95,10 +95,11 @@ export const createJobs = async (options: {
   }
   try {
     await boss.start();
-    if (driver === 'postgres' && options.url)
+    if (driver === 'postgres' && options.url && connection.transaction)
       ownership = await createJobOwnership({
         url: options.url,
         executor: statements.executor,
+        transaction: connection.transaction,
         bossSchema: BOSS_SCHEMA,
         log,
       });

@@ -14,7 +14,14 @@ const LOCK_SPACE = 0x6a6f6273; // 'jobs'
  * that pg-boss retries them. With PGlite one process owns the database and a start retries what was active.
  */
 export type JobOwnership = {
-  claim: (queue: string, jobIds: string[]) => Promise<void>;
+  /**
+   * Fetches jobs and records this instance as their owner in one transaction: an instance killed between
+   * the two would otherwise leave active jobs that no owner row names, retried only when their time is up.
+   */
+  fetchClaimed: <Job extends { id: string }>(
+    queue: string,
+    fetch: (db: PgBoss.Db | undefined) => Promise<Job[]>,
+  ) => Promise<Job[]>;
   release: (jobId: string) => Promise<void>;
   /** Fails the active jobs of instances that are gone; answers how many. */
   reclaim: (fail: (queue: string, jobId: string) => Promise<void>) => Promise<number>;
@@ -22,7 +29,7 @@ export type JobOwnership = {
 };
 
 export const noJobOwnership: JobOwnership = {
-  claim: async () => {},
+  fetchClaimed: (_queue, fetch) => fetch(undefined),
   release: async () => {},
   reclaim: async () => 0,
   close: async () => {},
@@ -31,6 +38,7 @@ export const noJobOwnership: JobOwnership = {
 export const createJobOwnership = async (options: {
   url: string;
   executor: PgBoss.Db;
+  transaction: <T>(work: (db: PgBoss.Db) => Promise<T>) => Promise<T>;
   bossSchema: string;
   log: FastifyBaseLogger;
 }): Promise<JobOwnership> => {
@@ -54,14 +62,17 @@ export const createJobOwnership = async (options: {
   await hold();
 
   return {
-    claim: async (queue, jobIds) => {
-      if (!jobIds.length) return;
-      await executor.executeSql(
-        `INSERT INTO job_owners (job_id, queue, instance_key) SELECT unnest($1::text[]), $2, $3
-           ON CONFLICT (job_id) DO UPDATE SET instance_key = excluded.instance_key, claimed_at = now()`,
-        [jobIds, queue, key],
-      );
-    },
+    fetchClaimed: (queue, fetch) =>
+      options.transaction(async (db) => {
+        const jobs = await fetch(db);
+        if (!jobs.length) return jobs;
+        await db.executeSql(
+          `INSERT INTO job_owners (job_id, queue, instance_key) SELECT unnest($1::text[]), $2, $3
+             ON CONFLICT (job_id) DO UPDATE SET instance_key = excluded.instance_key, claimed_at = now()`,
+          [jobs.map((job) => job.id), queue, key],
+        );
+        return jobs;
+      }),
     release: async (jobId) => {
       await executor.executeSql('DELETE FROM job_owners WHERE job_id = $1', [jobId]);
     },

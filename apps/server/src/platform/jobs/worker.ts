@@ -41,7 +41,7 @@ export class QueueWorker<Data extends object> {
       pollIntervalMs: number;
       /** In how many ms the queue's next waiting job (a retry after its backoff) is due; none: undefined. */
       nextDueMs: () => Promise<number | undefined>;
-      /** Records which instance runs each fetched job (so a dead instance's jobs run again). */
+      /** Fetches jobs and records that this instance runs them (so a dead instance's jobs run again). */
       ownership: JobOwnership;
       log: FastifyBaseLogger;
     },
@@ -63,16 +63,20 @@ export class QueueWorker<Data extends object> {
       let wait = this.options.pollIntervalMs;
       const free = this.options.concurrency - this.running.size;
       if (free > 0) {
-        // pg-boss's fetch answers [] when the database fails; the next look tries again.
-        const jobs = await this.boss.fetch<Data>(this.queue.name, { batchSize: free, includeMetadata: true });
-        await this.options.ownership
-          .claim(
-            this.queue.name,
-            jobs.map((job) => job.id),
+        // pg-boss's fetch answers [] when the database fails; so does a claim that fails (its transaction
+        // rolls the fetch back): the next look tries again.
+        const jobs = await this.options.ownership
+          .fetchClaimed(this.queue.name, (db) =>
+            this.boss.fetch<Data>(this.queue.name, {
+              batchSize: free,
+              includeMetadata: true,
+              ...(db ? { db } : {}),
+            }),
           )
-          .catch((error: unknown) =>
-            this.options.log.warn({ err: error }, 'could not record who runs a job'),
-          );
+          .catch((error: unknown) => {
+            this.options.log.warn({ err: error }, 'could not fetch and record who runs a job');
+            return [];
+          });
         for (const job of jobs) this.track(this.runJob(job));
         // A full batch: there may be more; look again as soon as a place is free.
         if (jobs.length === free) continue;
