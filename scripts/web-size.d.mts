@@ -1,2 +1,4 @@
+type Measure = () => { total: number; files: { file: string; gzipped: number }[] };
 export declare const WEB_BUDGET_BYTES: number;
-export declare const measureSignInBundle: () => { total: number; files: { file: string; gzipped: number }[] };
+export declare const measureSignInBundle: Measure;
+export declare const measureSignedInHome: Measure;

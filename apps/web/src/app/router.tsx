@@ -1,7 +1,6 @@
 import { createBrowserRouter } from 'react-router';
 import { NotFoundPage } from './NotFoundPage.tsx';
 import { PageLoader } from './PageLoader.tsx';
-import { Shell } from './Shell.tsx';
 
 // Pages load on first visit; while the first page of a visit loads, its route shows the loader
 // (HydrateFallback) instead of a blank page.
@@ -35,7 +34,9 @@ export const router = createBrowserRouter([
   },
   {
     path: '/',
-    Component: Shell,
+    // The frame of the signed-in pages (AppShell, navigation) is not needed by the sign-in page; it loads
+    // with the first signed-in page, in parallel with that page's own chunk.
+    lazy: async () => ({ Component: (await import('./Shell.tsx')).Shell }),
     HydrateFallback: PageLoader,
     children: [
       { index: true, lazy: async () => ({ Component: (await import('./HomePage.tsx')).HomePage }) },
