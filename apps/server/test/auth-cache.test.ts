@@ -2,10 +2,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountAccess, roles } from '../src/modules/access/tables.ts';
 import { sessions } from '../src/modules/auth/tables.ts';
-import { accounts } from '../src/modules/organisation/tables.ts';
+import { accounts, siteGroups, sites } from '../src/modules/organisation/tables.ts';
 import { users } from '../src/modules/users/tables.ts';
 import type { DbOrTx } from '../src/platform/db/client.ts';
-import { grantAccountAccess } from '../src/seed/factories.ts';
+import { grantAccountAccess, makeAccount, makeReseller } from '../src/seed/factories.ts';
 import {
   buildSecondInstance,
   buildTestApp,
@@ -22,6 +22,14 @@ import {
  * straight into the database, as any code path might write it, after a request has cached the answer; the
  * very next request must see it.
  */
+type AccountsPage = { results: { id: number; name: string; siteName: string }[]; total: number };
+/** The accounts a client's list shows (cached per session and query), by id. */
+const listedAccounts = async (client: TestClient) => {
+  const page = await client.get<AccountsPage>('/api/accounts?limit=500&includeDisabled=1');
+  expect(page.status).toBe(200);
+  return new Map(page.body.results.map((row) => [row.id, row]));
+};
+
 const signedInWith = (t: TestApp, grant?: (db: DbOrTx, userId: number) => Promise<void>) =>
   signedInUser(t, grant && ((userId) => grant(t.ctx.db, userId)));
 
@@ -113,6 +121,61 @@ describe(`cached sessions and rights (${testDriver()})`, () => {
     expect(await names()).not.toContain('Cached role, renamed');
   });
 
+  it("shows an account's and a site's change, and a site or site group that moves, in the next cached accounts list", async () => {
+    const client = w.resellerManager.client;
+    const listed = () => listedAccounts(client);
+    expect((await listed()).get(w.account.id)?.name).toBe(w.account.name);
+    expect((await listed()).has(w.otherAccount.id)).toBe(false);
+
+    await t.ctx.db.update(accounts).set({ name: 'Cached list rename' }).where(eq(accounts.id, w.account.id));
+    try {
+      expect((await listed()).get(w.account.id)?.name).toBe('Cached list rename');
+    } finally {
+      await t.ctx.db.update(accounts).set({ name: w.account.name }).where(eq(accounts.id, w.account.id));
+    }
+    await t.ctx.db.update(sites).set({ name: 'Cached list site' }).where(eq(sites.id, w.site.id));
+    try {
+      expect((await listed()).get(w.account.id)?.siteName).toBe('Cached list site');
+    } finally {
+      await t.ctx.db.update(sites).set({ name: w.site.name }).where(eq(sites.id, w.site.id));
+    }
+
+    const added = await makeAccount(t.ctx.db, { siteId: w.site.id });
+    expect((await listed()).has(added.id)).toBe(true);
+    await t.ctx.db.delete(accounts).where(eq(accounts.id, added.id));
+    expect((await listed()).has(added.id)).toBe(false);
+
+    // The other site moves into the manager's site group, and back.
+    const [otherSite] = await t.ctx.db.select().from(sites).where(eq(sites.id, w.otherSite.id));
+    if (!otherSite) throw new Error('no site');
+    await t.ctx.db.update(sites).set({ siteGroupId: w.siteGroup.id }).where(eq(sites.id, otherSite.id));
+    try {
+      expect((await listed()).has(w.otherAccount.id)).toBe(true);
+    } finally {
+      await t.ctx.db
+        .update(sites)
+        .set({ siteGroupId: otherSite.siteGroupId })
+        .where(eq(sites.id, otherSite.id));
+    }
+    expect((await listed()).has(w.otherAccount.id)).toBe(false);
+
+    // The manager's site group goes to another reseller: its accounts leave the list, and come back.
+    const elsewhere = await makeReseller(t.ctx.db);
+    await t.ctx.db
+      .update(siteGroups)
+      .set({ resellerId: elsewhere.id })
+      .where(eq(siteGroups.id, w.siteGroup.id));
+    try {
+      expect((await listed()).has(w.account.id)).toBe(false);
+    } finally {
+      await t.ctx.db
+        .update(siteGroups)
+        .set({ resellerId: w.reseller.id })
+        .where(eq(siteGroups.id, w.siteGroup.id));
+    }
+    expect((await listed()).has(w.account.id)).toBe(true);
+  });
+
   it('gives and takes account access at once, and a role that stops managing takes its manager rights', async () => {
     const person = await signedInWith(t);
     const account = `/api/accounts/${w.account.id}`;
@@ -201,5 +264,17 @@ describe.skipIf(testDriver() !== 'postgres')('cached sessions and rights on two 
     expect((await b1.get(account)).status).toBe(200);
     await a.ctx.db.delete(accountAccess).where(eq(accountAccess.userId, person.user.id));
     expect((await b1.get(account)).status).not.toBe(200);
+  });
+
+  it('an account renamed through instance A shows in the accounts list cached on instance B at once', async () => {
+    const b1 = onB(w.siteManager.client);
+    expect((await listedAccounts(b1)).get(w.account.id)?.name).toBe(w.account.name);
+    expect((await listedAccounts(b1)).get(w.account.id)?.name).toBe(w.account.name);
+    await a.ctx.db.update(accounts).set({ name: 'Renamed on A' }).where(eq(accounts.id, w.account.id));
+    try {
+      expect((await listedAccounts(b1)).get(w.account.id)?.name).toBe('Renamed on A');
+    } finally {
+      await a.ctx.db.update(accounts).set({ name: w.account.name }).where(eq(accounts.id, w.account.id));
+    }
   });
 });

@@ -18,9 +18,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { GenerationCache } from '../../platform/auth/auth-epoch.ts';
 import type { AppContext, AppServices } from '../../platform/context.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
+import { JsonAnswers } from '../../platform/http/json-answers.ts';
 import { requireActor } from '../../platform/http/request-context.ts';
 import * as service from './service.ts';
 
@@ -28,7 +28,7 @@ export const registerRoleRoutes = (fastify: FastifyInstance, ctx: AppContext, se
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['access'];
   // Read by every role picker: kept while the auth epoch stands still (migration 0027 moves it for any role change).
-  const rolePages = new GenerationCache<string, ReturnType<typeof service.listRoles>>(services.authEpoch);
+  const rolePages = new JsonAnswers<string>(services.authEpoch);
   app.get(
     '/roles',
     {
@@ -39,13 +39,13 @@ export const registerRoleRoutes = (fastify: FastifyInstance, ctx: AppContext, se
         response: { 200: collectionOf(roleSchema) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const actor = requireActor(request);
       const { offset, limit } = request.query;
-      const page = await rolePages.through(`${offset}:${limit}`, actor.generation, () =>
-        service.listRoles({ db: ctx.db, actor, offset, limit }),
-      );
-      return collection(page.rows, page.total, CHANNELS.roles);
+      return rolePages.send(request, reply, `${offset}:${limit}`, actor.generation, async () => {
+        const page = await service.listRoles({ db: ctx.db, actor, offset, limit });
+        return collection(page.rows, page.total, CHANNELS.roles);
+      });
     },
   );
   app.get(

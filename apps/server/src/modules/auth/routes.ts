@@ -6,16 +6,15 @@ import {
   lockoutsQuerySchema,
   loginRequestSchema,
   loginResponseSchema,
-  type Me,
   meResponseSchema,
   okSchema,
 } from '@media/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { GenerationCache } from '../../platform/auth/auth-epoch.ts';
 import { SESSION_COOKIE } from '../../platform/auth/sessions.ts';
 import type { AppContext, AppServices } from '../../platform/context.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
+import { JsonAnswers } from '../../platform/http/json-answers.ts';
 import { requireActor } from '../../platform/http/request-context.ts';
 import * as service from './service.ts';
 
@@ -23,7 +22,7 @@ export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, se
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['auth'];
   // Read on every page load: kept while the auth epoch stands still (migration 0025 moves it for what it shows).
-  const meAnswers = new GenerationCache<string, Promise<Me>>(services.authEpoch);
+  const meAnswers = new JsonAnswers<string>(services.authEpoch);
   const stopPruning = service.startLoginFailurePruning(ctx.db, ctx.log);
   fastify.addHook('onClose', stopPruning);
 
@@ -81,12 +80,11 @@ export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, se
         response: { 200: meResponseSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const actor = requireActor(request);
-      const me = meAnswers.through(actor.sessionIdHash, actor.generation, () =>
-        service.me({ db: ctx.db, actor }),
+      return meAnswers.send(request, reply, actor.sessionIdHash, actor.generation, async () =>
+        results(await service.me({ db: ctx.db, actor })),
       );
-      return results(await me);
     },
   );
 

@@ -82,14 +82,17 @@ export class AuthEpoch {
   }
 }
 
-/** At most this many answers are kept per cache; the oldest go first. */
+/** At most this many answers are kept per cache unless it says otherwise; the oldest go first. */
 const CACHE_LIMIT = 10_000;
 
 /** Answers cached for the generation they were read in (see AuthEpoch). */
 export class GenerationCache<K, V> {
   private readonly entries = new Map<K, { generation: number; value: V }>();
 
-  constructor(private readonly epoch: AuthEpoch) {}
+  constructor(
+    private readonly epoch: AuthEpoch,
+    private readonly limit = CACHE_LIMIT,
+  ) {}
 
   get(key: K, generation: number): V | undefined {
     const entry = this.entries.get(key);
@@ -104,7 +107,7 @@ export class GenerationCache<K, V> {
     if (!this.epoch.holds(generation)) return;
     this.entries.delete(key);
     this.entries.set(key, { generation, value });
-    if (this.entries.size > CACHE_LIMIT) {
+    if (this.entries.size > this.limit) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
