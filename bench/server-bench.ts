@@ -72,7 +72,9 @@ export const withBenchServer = async <T>(
   } finally {
     await app?.close();
     await ctx?.close();
-    await postgres?.drop();
+    // BENCH_KEEP_DB=1 keeps the scratch PostgreSQL database, to look at its plans afterwards.
+    if (postgres && process.env.BENCH_KEEP_DB === '1') console.log(`kept the database: ${postgres.url}`);
+    else await postgres?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 };

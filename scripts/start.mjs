@@ -1,4 +1,7 @@
 // `npm start`: build the web app when its build is missing or older than its sources, then run the server.
+// package.json runs this with `exec`, so that npm's shell is replaced by it: a SIGTERM or SIGINT that npm
+// passes on reaches this process, which passes it on to the server (a shell would die and leave both running).
+// With WEB_DIST set the server serves that build, and none is made here.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,11 +20,12 @@ const newestMtime = (dir) => {
   return newest;
 };
 
-const sourcesNewest = Math.max(
-  newestMtime(path.join(webDir, 'src')),
-  newestMtime(path.join(root, 'packages/contract/src')),
-);
-if (!fs.existsSync(builtIndex) || fs.statSync(builtIndex).mtimeMs < sourcesNewest) {
+const webBuildIsStale = () =>
+  !fs.existsSync(builtIndex) ||
+  fs.statSync(builtIndex).mtimeMs <
+    Math.max(newestMtime(path.join(webDir, 'src')), newestMtime(path.join(root, 'packages/contract/src')));
+
+if (!process.env.WEB_DIST && webBuildIsStale()) {
   console.log('Building the web app…');
   const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
