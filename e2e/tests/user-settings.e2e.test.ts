@@ -3,7 +3,7 @@ import path from 'node:path';
 import { MSG_FIELD_REQUIRED_EMPTY } from '@media/contract';
 import { generate } from 'otplib';
 import { describe, expect, it } from 'vitest';
-import { E2E_ADMIN_PASSWORD, newPage, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
+import { E2E_ADMIN_PASSWORD, newPage, screenshot, signIn, signOut, useServerAndBrowser } from '../harness.ts';
 
 /** The first mail to `to` (any, when not given), as plain text. */
 const readMail = async (dataDir: string, to?: string) => {
@@ -37,8 +37,7 @@ describe('user settings', () => {
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByTestId('recovery-codes').waitFor();
     await screenshot(page, 'user-settings-recovery-codes');
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(/\/login$/);
+    await signOut(page);
 
     await page.getByLabel('Username').fill('admin');
     await page.getByLabel(/^Password/).fill(E2E_ADMIN_PASSWORD);
@@ -123,11 +122,15 @@ describe('user settings', () => {
     expect(await page.getByText(MSG_FIELD_REQUIRED_EMPTY).count()).toBe(0);
     // The rules show in their tooltip while the new password has focus.
     await page.getByLabel(/^New password/).focus();
-    await page.getByRole('tooltip', { name: 'Password rules' }).waitFor();
+    const rules = page.getByRole('tooltip', { name: 'Password rules' });
+    await rules.waitFor();
+    // An empty password meets no rule yet, not even "Does not contain the user name".
+    expect(await rules.textContent()).not.toContain('✓');
     await screenshot(page, 'password-rules-tooltip');
-    await page.getByLabel(/^Current password/).focus();
-    await page.getByRole('tooltip', { name: 'Password rules' }).waitFor({ state: 'hidden' });
     await page.getByLabel(/^New password/).fill('Changed-Passw0rd-9');
+    await expect.poll(() => rules.textContent()).toContain('✓ Does not contain the user name');
+    await page.getByLabel(/^Current password/).focus();
+    await rules.waitFor({ state: 'hidden' });
     await page.getByLabel(/^Confirm new password/).fill('Changed-Passw0rd-9');
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('The current password is not correct').first().waitFor();

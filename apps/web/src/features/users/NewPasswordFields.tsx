@@ -67,11 +67,15 @@ const RulesTooltip = ({
       </Popover.Target>
       <Popover.Dropdown aria-label="Password rules" role="tooltip">
         <List size="sm" spacing={2} listStyleType="none">
-          {state.outcomes.map((o) => (
-            <List.Item key={o.rule} c={o.passed ? 'teal' : 'dimmed'}>
-              {o.passed ? '✓' : '•'} {o.message}
-            </List.Item>
-          ))}
+          {state.outcomes.map((o) => {
+            // Nothing typed meets nothing yet: "Does not contain the user name" is no achievement when empty.
+            const met = o.passed && state.newPassword !== '';
+            return (
+              <List.Item key={o.rule} c={met ? 'teal' : 'dimmed'}>
+                {met ? '✓' : '•'} {o.message}
+              </List.Item>
+            );
+          })}
         </List>
       </Popover.Dropdown>
     </Popover>
