@@ -160,6 +160,30 @@ export const signIn = async (page: Page, baseUrl: string, username: string, pass
   await page.getByRole('button', { name: 'Sign in' }).click();
 };
 
+/**
+ * Clicks the shell's Sign out and waits for the sign-in page. If it never comes, the error names what the
+ * page asked and heard after the click and where it ended (it timed out in CI under load, never by hand).
+ */
+export const signOut = async (page: Page) => {
+  const heard: string[] = [];
+  const started = Date.now();
+  const note = (text: string) => heard.push(`${Date.now() - started} ms ${text}`);
+  page.on('response', (r) => note(`${r.request().method()} ${new URL(r.url()).pathname} ${r.status()}`));
+  page.on('requestfailed', (r) =>
+    note(`${r.method()} ${new URL(r.url()).pathname} ${r.failure()?.errorText}`),
+  );
+  page.on('console', (m) => note(`console ${m.type()}: ${m.text()}`));
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) note(`navigated to ${frame.url()}`);
+  });
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL(/\/login$/).catch((error: Error) => {
+    const report = `${error.message}\nafter the click:\n${heard.join('\n')}\nat ${page.url()}`;
+    console.warn(`sign-out did not reach /login: ${report}`);
+    throw new Error(report);
+  });
+};
+
 /** Fills a fresh DATA_DIR's embedded database before the server starts there (large data sets). */
 export const prepareDataDir = async (
   fill: (ctx: import('../apps/server/src/platform/context.ts').AppContext) => Promise<void>,

@@ -32,6 +32,9 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
     );
   }
   if (!me.data) {
+    // Signing out: the session ended before the page left for /login, and a read of the user in between
+    // (a query answered 401) must not send it to /login?next=… instead.
+    if (logout.isPending || logout.isSuccess) return <PageLoader />;
     return <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   }
   const user = me.data;
