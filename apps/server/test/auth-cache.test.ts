@@ -5,7 +5,7 @@ import { sessions } from '../src/modules/auth/tables.ts';
 import { accounts, siteGroups, sites } from '../src/modules/organisation/tables.ts';
 import { users } from '../src/modules/users/tables.ts';
 import type { DbOrTx } from '../src/platform/db/client.ts';
-import { grantAccountAccess, makeAccount, makeReseller } from '../src/seed/factories.ts';
+import { grantAccountAccess, makeAccount, makeReseller, makeUser } from '../src/seed/factories.ts';
 import {
   buildSecondInstance,
   buildTestApp,
@@ -174,6 +174,30 @@ describe(`cached sessions and rights (${testDriver()})`, () => {
         .where(eq(siteGroups.id, w.siteGroup.id));
     }
     expect((await listed()).has(w.account.id)).toBe(true);
+  });
+
+  it('shows a new user, a changed company or home site, and a removed user in the next cached users list', async () => {
+    type UsersPage = { results: { id: number; company: string }[] };
+    const listed = async (client: TestClient, query: string) => {
+      const page = await client.get<UsersPage>(`/api/users?searchText=cachedlist&${query}`);
+      expect(page.status).toBe(200);
+      return new Map(page.body.results.map((row) => [row.id, row]));
+    };
+    const admin = w.admin.client;
+    const ofSite = `type=site&siteId=${w.site.id}`;
+    expect((await listed(admin, 'type=all')).size).toBe(0);
+    expect((await listed(w.siteManager.client, ofSite)).size).toBe(0);
+    const user = await makeUser(t.ctx.db, { username: 'cachedlist-person' });
+    expect((await listed(admin, 'type=all')).get(user.id)?.company).toBe('Example Productions');
+    await t.ctx.db.update(users).set({ company: 'Another company' }).where(eq(users.id, user.id));
+    expect((await listed(admin, 'type=all')).get(user.id)?.company).toBe('Another company');
+    // A user of the site (its home site) is one the site manager may list.
+    expect((await listed(w.siteManager.client, ofSite)).has(user.id)).toBe(false);
+    await t.ctx.db.update(users).set({ homeSiteId: w.site.id }).where(eq(users.id, user.id));
+    expect((await listed(w.siteManager.client, ofSite)).has(user.id)).toBe(true);
+    await t.ctx.db.delete(users).where(eq(users.id, user.id));
+    expect((await listed(admin, 'type=all')).has(user.id)).toBe(false);
+    expect((await listed(w.siteManager.client, ofSite)).has(user.id)).toBe(false);
   });
 
   it('gives and takes account access at once, and a role that stops managing takes its manager rights', async () => {

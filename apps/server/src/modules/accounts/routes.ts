@@ -22,12 +22,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext, AppServices } from '../../platform/context.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
-import { JsonAnswers } from '../../platform/http/json-answers.ts';
+import { JsonAnswers, LIST_PAGES_KEPT, sessionPageKey } from '../../platform/http/json-answers.ts';
 import { requireActor } from '../../platform/http/request-context.ts';
 import * as service from './service.ts';
-
-/** Pages of the accounts list kept per instance (each a page of at most 500 short rows). */
-const ACCOUNT_PAGES_KEPT = 1_000;
 
 export const registerAccountRoutes = (fastify: FastifyInstance, ctx: AppContext, services: AppServices) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -36,7 +33,7 @@ export const registerAccountRoutes = (fastify: FastifyInstance, ctx: AppContext,
   // by an administrator's hand: a page is kept per session and query while the auth epoch stands still
   // (migration 0028 moves it for any change of an account, a site's name or place, a site group's reseller;
   // rights and sessions move it already).
-  const accountPages = new JsonAnswers<string>(services.authEpoch, ACCOUNT_PAGES_KEPT);
+  const accountPages = new JsonAnswers<string>(services.authEpoch, LIST_PAGES_KEPT);
 
   app.get(
     '/accounts',
@@ -50,11 +47,16 @@ export const registerAccountRoutes = (fastify: FastifyInstance, ctx: AppContext,
     },
     async (request, reply) => {
       const actor = requireActor(request);
-      const key = `${actor.sessionIdHash}\n${JSON.stringify(request.query)}`;
-      return accountPages.send(request, reply, key, actor.generation, async () => {
-        const page = await service.listAccounts({ ctx, actor, query: request.query });
-        return collection(page.rows, page.total, CHANNELS.accounts);
-      });
+      return accountPages.send(
+        request,
+        reply,
+        sessionPageKey(actor, request.query),
+        actor.generation,
+        async () => {
+          const page = await service.listAccounts({ ctx, actor, query: request.query });
+          return collection(page.rows, page.total, CHANNELS.accounts);
+        },
+      );
     },
   );
   app.post(

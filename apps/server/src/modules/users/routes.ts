@@ -15,11 +15,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext, AppServices } from '../../platform/context.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
+import { JsonAnswers, LIST_PAGES_KEPT, sessionPageKey } from '../../platform/http/json-answers.ts';
 import { requireActor } from '../../platform/http/request-context.ts';
 import * as service from './service.ts';
 
-export const registerUserRoutes = (fastify: FastifyInstance, ctx: AppContext, _services: AppServices) => {
+export const registerUserRoutes = (fastify: FastifyInstance, ctx: AppContext, services: AppServices) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // Read by every user search and people page: a page is kept per session and query while the auth epoch
+  // stands still (migration 0029 moves it for a new user and any change of what the list shows or filters
+  // by; rights, accounts and sites move it already).
+  const userPages = new JsonAnswers<string>(services.authEpoch, LIST_PAGES_KEPT);
   const tags = ['users'];
 
   app.get(
@@ -33,9 +38,18 @@ export const registerUserRoutes = (fastify: FastifyInstance, ctx: AppContext, _s
         response: { 200: usersResponseSchema },
       },
     },
-    async (request) => {
-      const page = await service.listUsers({ ctx, actor: requireActor(request), query: request.query });
-      return { ...collection(page.rows, page.total, CHANNELS.users), totalCapped: page.totalCapped };
+    async (request, reply) => {
+      const actor = requireActor(request);
+      return userPages.send(
+        request,
+        reply,
+        sessionPageKey(actor, request.query),
+        actor.generation,
+        async () => {
+          const page = await service.listUsers({ ctx, actor, query: request.query });
+          return { ...collection(page.rows, page.total, CHANNELS.users), totalCapped: page.totalCapped };
+        },
+      );
     },
   );
   app.post(

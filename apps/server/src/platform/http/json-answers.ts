@@ -5,6 +5,13 @@ import { type AuthEpoch, GenerationCache } from '../auth/auth-epoch.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** Pages of a cached list kept per instance (each a page of at most a few hundred short rows). */
+export const LIST_PAGES_KEPT = 1_000;
+
+/** A list page's key: its session (whose rights decide what it shows) and its parsed query. */
+export const sessionPageKey = (actor: { sessionIdHash: string }, query: object) =>
+  `${actor.sessionIdHash}\n${JSON.stringify(query)}`;
+
 /** The route's answer as the type provider would send it: checked against its 200 schema, then serialized. */
 const serialize = (request: FastifyRequest, body: unknown) => {
   const url = request.routeOptions.url ?? request.url;
