@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { extraDataStoredKey } from '@media/contract';
@@ -8,20 +7,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/platform/config.ts';
 import { DataDirInUseError, lockDataDir } from '../src/platform/db/data-dir-lock.ts';
 import { createContext } from '../src/platform/start.ts';
+import { freePort } from './free-port.ts';
 import { ADMIN_TEST_PASSWORD, testDriver } from './harness.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 
 type Server = { child: ChildProcess; url: string; output: () => string; exited: Promise<number | null> };
 
@@ -146,7 +135,7 @@ describe('one process per embedded data directory', () => {
       for (const until = Date.now() + 90_000; !fs.existsSync(lockOwner) && Date.now() < until; )
         await new Promise((resolve) => setTimeout(resolve, 50));
       const second = await spawnServer(dataDir);
-      running.push(second);
+      await running.push(second);
       await untilServing(first);
       expect(await serving(second)).toBe('exited');
       expect(await second.exited).toBe(1);

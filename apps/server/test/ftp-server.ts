@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { FtpSrv } from 'ftp-srv';
+import { freePort } from './free-port.ts';
 
 /** ftp-srv's logger (bunyan's shape), silent. */
 const quietLog = {
@@ -13,15 +13,6 @@ const quietLog = {
   error: () => undefined,
   child: () => quietLog,
 };
-
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 /** A self-signed certificate for 127.0.0.1 (openssl), valid for a day, written into `folder`. */
 export const selfSignedCertificate = (folder: string) => {
@@ -75,3 +66,5 @@ export const startFtpServer = async (options: {
   await server.listen();
   return { host: `127.0.0.1:${port}`, logins, close: () => server.close() };
 };
+
+export { freePort };

@@ -1,22 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, expect } from 'vitest';
+import { freePort } from './free-port.ts';
 import { ADMIN_TEST_PASSWORD, eventually, testDriver } from './harness.ts';
 import { createScratchPostgresDatabase } from './scratch-postgres.ts';
 
 /** Servers run as `npm start` runs them, in their own process, for tests of crashes (kill -9) and restarts. */
-
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 export const quiet = () =>
   new Writable({
@@ -115,3 +107,5 @@ export const crashTestServers = (name: string) => {
     },
   };
 };
+
+export { freePort };

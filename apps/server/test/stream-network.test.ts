@@ -7,16 +7,9 @@ import type { EdgeAgent } from '@media/edge-agent';
 import { type StreamSender, sendTestStream } from '@media/media-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffprobe, type IngestWorld, videoOf } from './agent-ingest-world.ts';
+import { freePort } from './free-port.ts';
 import { eventually, testDriver } from './harness.ts';
 import { expectRecordedUntilStop, makeStreamWorld, type StreamWorld } from './stream-world.ts';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 /**
  * Streams pushed at and pulled by a real agent (issue 16): RTMP with its stream key, SRT as listener and as
