@@ -228,33 +228,45 @@ const recordUntilStop = async (
       if (name !== 'ends-at') await fs.promises.rm(path.join(dir, name), { recursive: true, force: true });
   }
   if (fs.existsSync(path.join(dir, `recording.${recordingFormatOf(endpoint)}`))) return true;
-  const first = await cloud.reportProgress(item.id, {
-    status: 'ingesting',
-    progress: 0,
-    recording: true,
-    duration: before,
-    log:
-      line(
-        resumed
-          ? `Recording of ${endpoint.name} goes on after an agent restart (${before.toFixed(1)} s recorded before)`
-          : `Recording of ${endpoint.name} started (${segmentSeconds} s segments)`,
-      ) + (endAt ? line(`Scheduled: ends at ${new Date(endAt).toISOString()}`) : ''),
-  });
-  if (first.status !== 'ingesting') return false;
   const start = async () => {
     const recording = await recordStream({ dir, segmentSeconds, input }, controller.signal);
     recorder.recording = recording;
     recorder.signal.receiving = false;
     return { recording, outcome: outcomeOf(recording) };
   };
-  const live = new LiveUploader(cloud, item.id, dir);
+  // ffmpeg starts while the cloud hears of it: a schedule's first seconds are not spent on the round trip.
   let current = await start();
+  const first = await cloud
+    .reportProgress(item.id, {
+      status: 'ingesting',
+      progress: 0,
+      recording: true,
+      duration: before,
+      log:
+        line(
+          resumed
+            ? `Recording of ${endpoint.name} goes on after an agent restart (${before.toFixed(1)} s recorded before)`
+            : `Recording of ${endpoint.name} started (${segmentSeconds} s segments)`,
+        ) + (endAt ? line(`Scheduled: ends at ${new Date(endAt).toISOString()}`) : ''),
+    })
+    .catch(async (error: unknown) => {
+      await current.recording.stop();
+      throw error;
+    });
+  if (first.status !== 'ingesting') {
+    await current.recording.stop();
+    return false;
+  }
+  const live = new LiveUploader(cloud, item.id, dir);
   let lostSince: number | undefined = input.kind === 'test' ? undefined : Date.now();
   let heard = before > 0;
   let pending = '';
   let stop = first.stop === true;
   while (!stop) {
-    await new Promise((resolve) => setTimeout(resolve, RECORDING_REPORT_MS));
+    // A schedule ends on its time, not at the next report after it.
+    const pause =
+      endAt === undefined ? RECORDING_REPORT_MS : Math.min(RECORDING_REPORT_MS, endAt - Date.now());
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, pause)));
     if (controller.signal.aborted) return false;
     const { recording, outcome } = current;
     if (recording.receiving() && !recorder.signal.receiving) {
