@@ -7,8 +7,10 @@ import { listNodes } from './nodes-world.ts';
 
 /** More takes than the cap: the broad search's total is capped, narrower ones are exact. */
 const TAKES = TOTAL_COUNT_CAP + 50;
-/** Names containing 'take 1': take 1, 10–19, 100–199, 1000–1999 and 10000–10050. */
-const TAKE_1_MATCHES = 1 + 10 + 100 + 1000 + (TAKES - 10_000 + 1);
+/** How many of the names 'take 1' … 'take N' contain 'take 1' (take 1, 10–19, 100–199 …). */
+const TAKE_1_MATCHES = Array.from({ length: TAKES }, (_, i) => `take ${i + 1}`).filter((name) =>
+  name.includes('take 1'),
+).length;
 
 describe(`media search totals beyond the count cap (${testDriver()})`, () => {
   let t: TestApp;
@@ -25,8 +27,8 @@ describe(`media search totals beyond the count cap (${testDriver()})`, () => {
     t = await buildTestApp();
     w = await makeWorld(t);
     const folder = await makeNodeRow(t.ctx.db, { accountId: w.account.id, name: 'Reels' });
-    // One set-based insert: 'Take 1' … 'Take 10050', one second apart (Take 1 the newest); the newest 50 on
-    // 2 January, the other 10,000 (the cap) on 1 January.
+    // One set-based insert: 'Take 1' … 'Take 1050', one second apart (Take 1 the newest); the newest 50 on
+    // 2 January, the other 1,000 (the cap) on 1 January.
     await t.ctx.db.execute(sql`insert into nodes (account_id, parent_id, path, name, type, created_at, here_at)
       select ${w.account.id}, ${folder.id}, '/Reels/Take ' || g, 'Take ' || g, 'source', at, at
       from generate_series(1, ${TAKES}) g cross join lateral (select case when g <= ${TAKES - TOTAL_COUNT_CAP}
@@ -49,7 +51,7 @@ describe(`media search totals beyond the count cap (${testDriver()})`, () => {
     const answer = await search('take 1');
     expect(answer.body.total).toBe(TAKE_1_MATCHES);
     expect(answer.body.totalCapped).toBe(false);
-    const one = await search('take 4711');
+    const one = await search('take 471');
     expect(one.body.total).toBe(1);
     expect(one.body.totalCapped).toBe(false);
     expect(one.body.results.nextChildOffset).toBeNull();

@@ -3,7 +3,7 @@ import {
   MSG_EMAIL_USED_IN_BATCH,
   MSG_EMAILVERIFIED_ONLY_RAISED,
   MSG_USER_WOULD_BE_CREATED,
-  USER_SEARCH_COUNT_CAP,
+  TOTAL_COUNT_CAP,
 } from '@media/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,11 +48,11 @@ describe(`users (${testDriver()})`, () => {
     it('counts a search up to the cap, and says when the total is capped', async () => {
       // One set-based insert of more users than the cap, all matching 'crowd'.
       await t.ctx.db.execute(sql`insert into users (username, fullname)
-        select 'crowd' || g, 'Crowd Member ' || g from generate_series(1, ${USER_SEARCH_COUNT_CAP + 5}) g`);
+        select 'crowd' || g, 'Crowd Member ' || g from generate_series(1, ${TOTAL_COUNT_CAP + 5}) g`);
       type Capped = Collection<unknown> & { totalCapped: boolean };
       const broad = await w.admin.client.get<Capped>('/api/users?searchText=crowd');
       expect(broad.body.results).toHaveLength(20);
-      expect(broad.body.total).toBe(USER_SEARCH_COUNT_CAP);
+      expect(broad.body.total).toBe(TOTAL_COUNT_CAP);
       expect(broad.body.totalCapped).toBe(true);
       // crowd1, crowd10–19, crowd100–199, crowd1000–1005: below the cap, exact.
       const narrow = await w.admin.client.get<Capped>('/api/users?searchText=crowd1');

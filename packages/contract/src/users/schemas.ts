@@ -19,13 +19,6 @@ export const USER_SEARCH_LIMIT_WIDE = 20;
 export const USER_SEARCH_MIN_CHARS = 2;
 export const USERNAME_CHECK_DEBOUNCE_MS = 200;
 export const USER_IMPORT_CHUNK = 100;
-/**
- * A user search counts its matches up to this many and answers this number, with totalCapped, when there
- * are more: the suggestions it feeds never page that far, and counting every match of a short text would
- * scan every user.
- */
-export const USER_SEARCH_COUNT_CAP = 1000;
-
 export const USER_SEARCH_TYPES = ['all', 'site', 'account'] as const;
 
 export const usersQuerySchema = pageQuerySchema.extend({
@@ -40,7 +33,7 @@ export const usersQuerySchema = pageQuerySchema.extend({
 });
 export type UsersQuery = z.infer<typeof usersQuerySchema>;
 
-/** GET /api/users: with searchText the total is counted up to USER_SEARCH_COUNT_CAP, totalCapped beyond. */
+/** GET /api/users: with searchText the total is counted up to TOTAL_COUNT_CAP, totalCapped beyond. */
 export const usersResponseSchema = collectionOf(userSchema).extend({ totalCapped: totalCappedSchema });
 
 const email = z

@@ -88,7 +88,11 @@ export const findPage = async (
   // The last page tells the total exactly, past the cap too; an empty page past the start counts (rows moved).
   if (!more && (rows.length > 0 || options.offset === 0))
     return { rows, more, total: shown, totalCapped: false };
-  return { rows, more, ...atLeastShown(await countUpTo(db, nodes, options.where), shown) };
+  // Counted along the account's time index whatever the page's order: a broad search reaches the cap after a
+  // few thousand rows, a narrow one is found through the trigram index (alphabetically, the names of one
+  // word cluster, and walking a name index to them reads most of the table).
+  const counted = await countUpTo(db, nodes, options.where, { order: TIME_ORDER });
+  return { rows, more, ...atLeastShown(counted, shown) };
 };
 
 export const findMedia = async (db: DbOrTx, id: number) => {

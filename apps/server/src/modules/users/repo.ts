@@ -1,4 +1,3 @@
-import { USER_SEARCH_COUNT_CAP } from '@media/contract';
 import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { cappedPageTotal, countUpTo, pageTotal } from '../../platform/db/paging.ts';
@@ -50,12 +49,12 @@ export const findUsersPage = async (
     .offset(options.offset)
     .limit(options.limit);
   const page = { rows: rows.length, offset: options.offset, limit: options.limit };
-  // A search's matches are counted up to USER_SEARCH_COUNT_CAP (a short text matches most users); the
+  // A search's matches are counted up to TOTAL_COUNT_CAP (a short text matches most users); the
   // lists of a site or an account are paged and counted exactly.
   if (options.searchText)
     return {
       rows,
-      ...(await cappedPageTotal(page, () => countUpTo(db, users, where, USER_SEARCH_COUNT_CAP))),
+      ...(await cappedPageTotal(page, () => countUpTo(db, users, where))),
     };
   const total = await pageTotal(page, async () => {
     const [all] = await db.select({ n: count() }).from(users).where(where);

@@ -18,18 +18,21 @@ export type CappedCount = { total: number; totalCapped: boolean };
 /**
  * How many rows of `table` match `where`, exact up to `cap`; beyond it `cap` with `totalCapped`. It counts
  * a subquery limited to cap + 1 rows, so a filter matching most of a large table stops reading after cap + 1
- * rows instead of counting them all.
+ * rows instead of counting them all. An `order` that an index gives lets the planner walk that index and
+ * stop early when matches are many (a bitmap of every match is read to the end).
  */
 export const countUpTo = async (
   db: DbOrTx,
   table: PgTable,
   where: SQL | undefined,
-  cap: number = TOTAL_COUNT_CAP,
+  options: { cap?: number; order?: SQL[] } = {},
 ): Promise<CappedCount> => {
+  const cap = options.cap ?? TOTAL_COUNT_CAP;
   const matches = db
     .select({ one: sql`1` })
     .from(table)
     .where(where)
+    .orderBy(...(options.order ?? []))
     .limit(cap + 1)
     .as('matches');
   const [row] = await db.select({ n: count() }).from(matches);

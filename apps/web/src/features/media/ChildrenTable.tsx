@@ -45,7 +45,7 @@ export const Thumbnail = ({
 export type ChildrenViewProps = {
   nodes: MediaNode[];
   total: number;
-  /** The total is a lower bound: the footer shows '10,000+'. */
+  /** The total is a lower bound: the footer shows '1,000+'. */
   totalCapped?: boolean;
   loading: boolean;
   emptyText: string;

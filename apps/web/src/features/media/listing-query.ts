@@ -32,7 +32,7 @@ export const listingQueryString = (request: ListingRequest, nextChildOffset: num
 /** totalCapped: the total is a lower bound (the server counts up to TOTAL_COUNT_CAP). */
 export type ListingPage = { results: NodeListing; total: number; totalCapped?: boolean; channel: string };
 
-/** The footer of the children: '100 of 1,234', or '100 of 10,000+' when the server capped the count. */
+/** The footer of the children: '100 of 1,234', or '100 of 1,000+' when the server capped the count. */
 export const childrenCountText = (shown: number, total: number, totalCapped = false) =>
   `${formatCount(shown)} of ${formatCount(Math.max(total, shown), totalCapped)}`;
 
