@@ -142,8 +142,10 @@ export const notHidden = (access: TreeAccess): SQL | undefined => {
 export const requireNodeAt = async (db: DbOrTx, actor: Actor, apiPath: string) => {
   const { accountName, innerPath } = splitAccountPath(apiPath);
   const access = await treeAccess(db, actor, { name: accountName });
-  await ensureAccountRoot(db, access.account.id);
-  const node = await findNodeByPath(db, access.account.id, innerPath);
+  // An account's root is made on its first visit; below a missing root there is nothing to find anyway.
+  const node =
+    (await findNodeByPath(db, access.account.id, innerPath)) ??
+    (innerPath === '/' ? await ensureAccountRoot(db, access.account.id) : undefined);
   return { access, ...checkVisible(access, node) };
 };
 

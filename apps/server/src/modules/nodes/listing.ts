@@ -93,24 +93,30 @@ export const listNodes = async ({ ctx, actor, query }: Call<{ query: NodesQuery 
         ...commonFilters(access, query),
       )
     : and(eq(nodes.parentId, node.id), ...commonFilters(access, query));
-  const chain = await repo.findChain(ctx.db, accountId, innerPathChain(node.path), hiddenPaths(access));
-  const self = chain.at(-1);
-  if (!self) throw new Error('node vanished');
-  // Unfiltered children of every type are the node's visible child count: a large folder is counted once.
+  const hidden = hiddenPaths(access);
+  const chainRead = repo.findChain(ctx.db, accountId, innerPathChain(node.path), hidden);
+  const pageRead = (knownTotal?: number) =>
+    repo.findPage(ctx.db, {
+      where,
+      order: query.childOrder === 'alphabetical' ? repo.ALPHABETICAL_ORDER : repo.TIME_ORDER,
+      limit: query.limit,
+      offset: query.nextChildOffset,
+      hidden,
+      knownTotal,
+    });
+  // Unfiltered children of every type are the node's visible child count (kept by the database); a filtered
+  // page counts its own, and is read meanwhile (PostgreSQL answers both at once).
   const unfiltered =
     !query.search.length &&
     !query.childFilter &&
     !query.createdFrom &&
     !query.createdTo &&
     nodeTypesShown(query.type).length === NODE_TYPES.length;
-  const page = await repo.findPage(ctx.db, {
-    where,
-    order: query.childOrder === 'alphabetical' ? repo.ALPHABETICAL_ORDER : repo.TIME_ORDER,
-    limit: query.limit,
-    offset: query.nextChildOffset,
-    hidden: hiddenPaths(access),
-    knownTotal: unfiltered ? self.childCount : undefined,
-  });
+  const [chain, page] = unfiltered
+    ? await chainRead.then(async (chain) => [chain, await pageRead(chain.at(-1)?.childCount)] as const)
+    : await Promise.all([chainRead, pageRead()]);
+  const self = chain.at(-1);
+  if (!self) throw new Error('node vanished');
   const nextOffset = query.nextChildOffset + page.rows.length;
   const searchKey = searchKeyOf(query);
   return {

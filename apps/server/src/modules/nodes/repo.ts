@@ -37,17 +37,16 @@ export const findNodeByPath = async (db: DbOrTx, accountId: number, path: string
  */
 const presentable = (hidden: readonly string[]) => ({
   ...getTableColumns(nodes),
-  childCount: sql<number>`(select count(*) from "nodes" as "child" where "child"."parent_id" = ${nodes.id}${
-    hidden.length
-      ? sql` and "child"."path" not in (${sql.join(
-          hidden.map((path) => sql`${path}`),
-          sql`, `,
-        )})`
-      : sql``
-  })::int`,
+  // The count the database keeps, less the hidden children (few paths, found through the path index).
+  childCount: hidden.length
+    ? sql<number>`(${nodes.childCount} - (select count(*) from "nodes" as "child" where "child"."parent_id" = ${nodes.id} and "child"."account_id" = ${nodes.accountId} and "child"."path" in (${sql.join(
+        hidden.map((path) => sql`${path}`),
+        sql`, `,
+      )})))::int`
+    : nodes.childCount,
   duration: media.duration,
 });
-export type PresentableRow = NodeRow & { childCount: number; duration: number | null };
+export type PresentableRow = NodeRow & { duration: number | null };
 
 export const findPresentable = (db: DbOrTx, where: SQL | undefined, hidden: readonly string[] = []) =>
   db.select(presentable(hidden)).from(nodes).leftJoin(media, eq(media.id, nodes.mediaId)).where(where);
