@@ -57,7 +57,7 @@ describe("an endpoint's ingest queue, and a new service's fail-over group", () =
     // The menu offers the status changes of the server's …/ingestQueueItemActions answer.
     await page.getByRole('button', { name: `Actions for item ${failed.id}` }).click();
     await page.getByRole('menuitem', { name: 'Set to queued', exact: true }).waitFor();
-    await page.getByRole('menuitem', { name: 'Set to actionRequired', exact: true }).waitFor();
+    await page.getByRole('menuitem', { name: 'Set to action required', exact: true }).waitFor();
     await page.keyboard.press('Escape');
 
     // A change made elsewhere: the page reads only what changed (sinceVersion) and updates that row in place.
@@ -76,8 +76,8 @@ describe("an endpoint's ingest queue, and a new service's fail-over group", () =
 
     // A change made on the page; the actions answer is still the one read first.
     await page.getByRole('button', { name: `Actions for item ${failed.id}` }).click();
-    await page.getByRole('menuitem', { name: 'Set to actionRequired', exact: true }).click();
-    await row(page, failed.id).getByText('actionRequired', { exact: true }).waitFor();
+    await page.getByRole('menuitem', { name: 'Set to action required', exact: true }).click();
+    await row(page, failed.id).getByText('action required', { exact: true }).waitFor();
     expect(actionReads).toBe(1);
 
     // A stream endpoint's card counts its queued stream items with spec2 §7's lookup of the edge's queue.

@@ -131,13 +131,13 @@ describe('arrivals folders and the ingest queue', () => {
     await row(page, courtroom.id).getByRole('checkbox').check();
     await page.getByTestId('selected-count').getByText('2 selected').waitFor();
     await page.getByRole('button', { name: 'Set status of selected' }).click();
-    await page.getByRole('menuitem', { name: 'Set to actionRequired' }).click();
+    await page.getByRole('menuitem', { name: 'Set to action required' }).click();
     await expect
       .poll(async () =>
         (await items()).filter((i) => [budget.id, courtroom.id].includes(i.id)).map((i) => i.status),
       )
       .toEqual(['actionRequired', 'actionRequired']);
-    await row(page, budget.id).getByText('actionRequired').waitFor();
+    await row(page, budget.id).getByText('action required').waitFor();
 
     // A change made elsewhere shows without a reload (live update on the queue's channel).
     const token = (await context.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '';

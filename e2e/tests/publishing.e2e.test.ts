@@ -138,7 +138,7 @@ describe('publishing buttons manager', () => {
       .getByRole('dialog', { name: 'Delete publishing button' })
       .getByRole('button', { name: 'Delete' })
       .click();
-    await seeAlert(page, PUBLISH_MESSAGES.buttonFailed('delete', 'Disk full (internal)'));
+    await seeAlert(page, PUBLISH_MESSAGES.buttonFailed('delete', 'Disk full'));
     await expect
       .poll(() => card.getByRole('button', { name: 'Delete E2E web export' }).isEnabled())
       .toBe(true);

@@ -77,16 +77,21 @@ describe('API client', () => {
     expect(header(calls[1], 'X-Api-Version')).toBeUndefined();
   });
 
-  it('reads errors as message (code), else message, else the generic text', async () => {
+  it('reads errors as message (code) when the code names what happened, else message, else the generic text', async () => {
     const { client } = setup([
       json(400, { error: { message: 'Bad', code: 'validation' } }),
+      json(504, { error: { message: 'Slow', code: 'timedOut' } }),
       json(500, { error: { message: 'Oops' } }),
       new Response('', { status: 502 }),
     ]);
     await expect(client.request('/api/a')).rejects.toMatchObject({
-      message: 'Bad (validation)',
+      message: 'Bad',
       status: 400,
       code: 'validation',
+    });
+    await expect(client.request('/api/t')).rejects.toMatchObject({
+      message: 'Slow (timedOut)',
+      code: 'timedOut',
     });
     await expect(client.request('/api/b')).rejects.toMatchObject({ message: 'Oops' });
     await expect(client.request('/api/c')).rejects.toMatchObject({

@@ -1,5 +1,5 @@
 import { Badge, Progress, Stack } from '@mantine/core';
-import type { IngestStatus } from '@media/contract';
+import { INGEST_STATUS_WORDS, type IngestStatus } from '@media/contract';
 
 const COLORS: Record<IngestStatus, string> = {
   queued: 'blue',
@@ -46,6 +46,6 @@ export const IngestStatusBadge = ({
     </Stack>
   ) : (
     <Badge color={COLORS[status]} variant="light" tt="none" data-testid="ingest-status">
-      {status}
+      {INGEST_STATUS_WORDS[status]}
     </Badge>
   );

@@ -18,6 +18,7 @@ import {
   EDGE_NAME_MAX,
   EDGE_SERVER_TYPES,
   edgeNameSchema,
+  edgeResultInWords,
   endpointCategory,
   newEndpointName,
   type OptionDefinition,
@@ -316,5 +317,25 @@ describe('which stream endpoints the agent records by itself', () => {
     expect(capturesByItself({})).toBe(false);
     const stream = findEndpointType('RtmpPushEndpoint');
     expect(stream?.options.find((option) => option.name === 'autoCapture')?.default).toBe('scheduled');
+  });
+});
+
+describe('edge action results in words (issue 18)', () => {
+  it('names each figure an agent answers with, its unit after the value', () => {
+    expect(edgeResultInWords('latencyMs', 12.5)).toEqual({
+      label: 'Time to reach the cloud',
+      value: '12.5 ms',
+    });
+    expect(edgeResultInWords('freeMemoryMb', 512)).toEqual({ label: 'Free memory', value: '512 MB' });
+    expect(edgeResultInWords('rounds', 3)).toEqual({ label: 'Requests timed', value: '3' });
+    expect(edgeResultInWords('done', true)).toEqual({ label: 'Done', value: 'yes' });
+    expect(edgeResultInWords('latencyMs', null)).toEqual({ label: 'Time to reach the cloud', value: '–' });
+  });
+  it('reads a figure it does not know as words, never as a camelCase id', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z]+([A-Z][a-z]+)+$/), (name) => {
+        expect(edgeResultInWords(name, 1).label).not.toMatch(/[a-z][A-Z]/);
+      }),
+    );
   });
 });

@@ -136,6 +136,30 @@ export const edgeActionResultSchema = z.object({
 export const EDGE_ACTIONS = ['machineLoad', 'runNewEdgeSpeedTest', 'getEdgeSpeedTestResults'] as const;
 export type EdgeAction = (typeof EDGE_ACTIONS)[number];
 
+/** The figures an agent answers machine load and a speed test with (apps/edge-agent commands.ts), in words. */
+const EDGE_RESULT_WORDS: Readonly<Record<string, { label: string; unit?: string }>> = {
+  load1: { label: 'Load, last minute' },
+  load5: { label: 'Load, last 5 minutes' },
+  load15: { label: 'Load, last 15 minutes' },
+  cpus: { label: 'Processor cores' },
+  freeMemoryMb: { label: 'Free memory', unit: 'MB' },
+  totalMemoryMb: { label: 'Memory', unit: 'MB' },
+  latencyMs: { label: 'Time to reach the cloud', unit: 'ms' },
+  rounds: { label: 'Requests timed' },
+  done: { label: 'Done' },
+  error: { label: 'Error' },
+};
+
+/** One figure of an edge action's result as a person reads it: a label and the value with its unit. */
+export const edgeResultInWords = (name: string, value: string | number | boolean | null) => {
+  const words = EDGE_RESULT_WORDS[name];
+  // A figure a newer agent answers with reads as words too: 'diskFreeGb' → 'Disk free gb'.
+  const label =
+    words?.label ?? name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
+  const shown = value === null ? '–' : typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value);
+  return { label, value: words?.unit && value !== null ? `${shown} ${words.unit}` : shown };
+};
+
 // ---- services -------------------------------------------------------------------------------
 
 export const optionDefinitionSchema = z.object({

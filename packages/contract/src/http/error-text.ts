@@ -1,20 +1,30 @@
 import { MSG_GENERIC_ERROR } from '../auth/messages.ts';
+import { ERROR_CODES } from './envelope.ts';
 
 /** An answer without the shape the API promises (spec2 §5: no `results`). */
 export const MSG_UNEXPECTED_RESPONSE = 'Unexpected response from cloud';
 
 type ErrorLike = { message?: unknown; code?: unknown };
 
+/**
+ * The codes every error of a kind carries (not found, forbidden, a conflict, bad input...): the message says
+ * it all, and the code is nothing a person can act on, so it is not shown. A code that names what happened
+ * (notEnoughPublishData, timedOut) is, as spec2 §8 says: 'message (code)'.
+ */
+const CODES_OF_A_KIND: ReadonlySet<string> = new Set(Object.values(ERROR_CODES));
+
 const fromParts = (error: ErrorLike) => {
   const message = typeof error.message === 'string' && error.message !== '' ? error.message : undefined;
   const code = typeof error.code === 'string' && error.code !== '' ? error.code : undefined;
   // A client error already reads 'message (code)': its code is not added twice.
-  if (message && code && !message.endsWith(`(${code})`)) return `${message} (${code})`;
+  if (message && code && !CODES_OF_A_KIND.has(code) && !message.endsWith(`(${code})`))
+    return `${message} (${code})`;
   return message;
 };
 
 /**
- * spec2 §8: the server error's message plus its code in brackets; otherwise the plain message;
+ * spec2 §8: the server error's message plus its code in brackets (a code that names what happened, see
+ * CODES_OF_A_KIND); otherwise the plain message;
  * otherwise a string; otherwise 'an error has occurred'.
  */
 export const errorText = (error: unknown): string => {

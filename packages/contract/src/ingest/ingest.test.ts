@@ -16,6 +16,7 @@ import {
   hasLog,
   INGEST_FILTER_KINDS,
   INGEST_LOOKUP_PAGE_SIZE,
+  INGEST_STATUS_WORDS,
   INGEST_STATUSES,
   type IngestStatus,
   ingestQueueQuerySchema,
@@ -286,5 +287,12 @@ describe('queue query and bodies', () => {
     expect(ingestTrashSchema.safeParse({ ids: [] }).success).toBe(false);
     expect(rankEntrySchema.safeParse({ queueItemId: 1, rank: FIRST_RANK }).success).toBe(true);
     expect(rankEntrySchema.safeParse({ queueItemId: 1, rank: 0 }).success).toBe(false);
+  });
+});
+
+describe('ingest statuses in words (issue 18)', () => {
+  it('gives every status words without a camelCase id', () => {
+    for (const status of INGEST_STATUSES) expect(INGEST_STATUS_WORDS[status]).not.toMatch(/[a-z][A-Z]/);
+    expect(INGEST_STATUS_WORDS.actionRequired).toBe('action required');
   });
 });

@@ -16,6 +16,19 @@ export const INGEST_STATUSES = [
 ] as const;
 export type IngestStatus = (typeof INGEST_STATUSES)[number];
 
+/** Each status as a person reads it on screen; the spec's values stay on the wire. */
+export const INGEST_STATUS_WORDS: Readonly<Record<IngestStatus, string>> = {
+  queued: 'queued',
+  actionRequired: 'action required',
+  duplicated: 'duplicated',
+  failed: 'failed',
+  ingested: 'ingested',
+  ingesting: 'ingesting',
+  missing: 'missing',
+  deleted: 'deleted',
+  unknown: 'unknown',
+};
+
 /** What a person may set an item to, by hand; 'abort' stops an item that is ingesting. */
 export type ManualStatusChange = IngestStatus | 'abort';
 

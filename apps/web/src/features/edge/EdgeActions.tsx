@@ -1,5 +1,5 @@
 import { Button, Group, Stack, Switch, Table, Text } from '@mantine/core';
-import { type EdgeAction, type EdgeServer, formatDateTime } from '@media/contract';
+import { type EdgeAction, type EdgeServer, edgeResultInWords, formatDateTime } from '@media/contract';
 import { type EdgeActionResult, useEdgeAction, useSupportConnection } from '../../api/edge.ts';
 import { notify } from '../../ui/notify.tsx';
 import { reasonOf } from './edge-page.ts';
@@ -26,12 +26,15 @@ const ActionResult = ({ result }: { result: EdgeActionResult }) => {
       </Text>
       <Table withRowBorders={false} verticalSpacing={2} fz="sm" w="auto">
         <Table.Tbody>
-          {Object.entries(result.result).map(([name, value]) => (
-            <Table.Tr key={name}>
-              <Table.Td c="dimmed">{name}</Table.Td>
-              <Table.Td>{value === null ? '–' : String(value)}</Table.Td>
-            </Table.Tr>
-          ))}
+          {Object.entries(result.result).map(([name, value]) => {
+            const figure = edgeResultInWords(name, value);
+            return (
+              <Table.Tr key={name}>
+                <Table.Td c="dimmed">{figure.label}</Table.Td>
+                <Table.Td>{figure.value}</Table.Td>
+              </Table.Tr>
+            );
+          })}
         </Table.Tbody>
       </Table>
     </Stack>

@@ -15,11 +15,11 @@ import {
   canTrash,
   INGEST_MESSAGES,
   INGEST_SORT_KEYS,
+  INGEST_STATUS_WORDS,
   INGEST_STATUSES,
   type IngestQueueItem,
   type IngestQueueMode,
   type IngestStatus,
-  type ManualStatusChange,
   PAGE_SIZE_ALL,
   type PageWindow,
 } from '@media/contract';
@@ -152,7 +152,7 @@ const QueueItems = ({ scope, mode, thumbSize, initialStatuses = [], initialKinds
           <MultiSelect
             label="Status filter"
             placeholder={statuses.length === 0 ? 'Every status' : undefined}
-            data={[...INGEST_STATUSES]}
+            data={INGEST_STATUSES.map((status) => ({ value: status, label: INGEST_STATUS_WORDS[status] }))}
             value={statuses}
             clearable
             clearButtonProps={{ 'aria-label': 'Clear status filter', 'aria-hidden': false, tabIndex: 0 }}
@@ -222,16 +222,14 @@ const QueueItems = ({ scope, mode, thumbSize, initialStatuses = [], initialKinds
               </Button>
             </Menu.Target>
             <Menu.Dropdown>
-              {bulkStatuses.map((to: ManualStatusChange) => (
+              {bulkStatuses.map((to) => (
                 <Menu.Item
                   key={to}
                   onClick={() =>
-                    void actions
-                      .setStatuses(selectedItems, to as IngestStatus)
-                      .then((done) => done && setSelected([]))
+                    void actions.setStatuses(selectedItems, to).then((done) => done && setSelected([]))
                   }
                 >
-                  {`Set to ${to}`}
+                  {`Set to ${INGEST_STATUS_WORDS[to]}`}
                 </Menu.Item>
               ))}
             </Menu.Dropdown>

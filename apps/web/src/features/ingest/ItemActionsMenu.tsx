@@ -9,7 +9,9 @@ import {
   canTrash,
   folderApiPathOf,
   hasLog,
+  INGEST_STATUS_WORDS,
   type IngestQueueItem,
+  type IngestStatus,
   monitoredNode,
   type QueueItemFacts,
 } from '@media/contract';
@@ -45,7 +47,7 @@ export const ItemActionsMenu = ({
 }) => {
   const facts = factsOf(item);
   const changes = statusChangesOf(rules, facts);
-  const statuses = changes.filter((to) => to !== 'abort');
+  const statuses = changes.filter((to): to is IngestStatus => to !== 'abort');
   const entries = {
     sendToTop: canSendToTop(facts),
     start: allowsAction(rules, 'start') && canStartStream(facts) && item.endpoint?.controllable !== false,
@@ -84,7 +86,7 @@ export const ItemActionsMenu = ({
         {statuses.length > 0 && <Menu.Label>Change status</Menu.Label>}
         {statuses.map((to) => (
           <Menu.Item key={to} onClick={() => void actions.setStatus(item, to)}>
-            {`Set to ${to}`}
+            {`Set to ${INGEST_STATUS_WORDS[to]}`}
           </Menu.Item>
         ))}
         {liveNode && <Menu.Item onClick={monitor}>Monitor</Menu.Item>}
