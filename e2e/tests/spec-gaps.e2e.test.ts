@@ -66,10 +66,7 @@ describe('spec1 details: drag selection, failed loads and searches', () => {
       }),
     );
     await page.getByRole('link', { name: 'Accounts', exact: true }).click();
-    await page
-      .getByText('An error occurred while loading accounts: Database unavailable')
-      .first()
-      .waitFor();
+    await page.getByText('An error occurred while loading accounts: Database unavailable').first().waitFor();
     await page.getByTestId('data-table-empty').waitFor();
     await context.close();
   });
