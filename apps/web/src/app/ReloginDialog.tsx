@@ -94,7 +94,7 @@ export const ReloginDialog = () => {
       centered
       title={`Password required for ${me.fullname || me.username} (${me.username})`}
     >
-      <form onSubmit={submit}>
+      <form noValidate onSubmit={submit}>
         <Stack gap="sm">
           <Text size="sm">{MSG_SESSION_TIMED_OUT}</Text>
           {reason && (

@@ -81,7 +81,7 @@ const TextInputDialogBody = (
     if (value.trim()) props.onDone(value);
   };
   return (
-    <form onSubmit={submit}>
+    <form noValidate onSubmit={submit}>
       <Stack gap="sm">
         {props.message && <Text size="sm">{props.message}</Text>}
         <TextInput

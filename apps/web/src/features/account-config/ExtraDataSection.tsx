@@ -299,7 +299,7 @@ const AddExtraDataForm = (props: {
     if (!keyError && !valueError) void props.onAdd({ dataKey: dataKey.trim(), value: value.trim() });
   };
   return (
-    <form onSubmit={submit} aria-label="Add extra data">
+    <form noValidate onSubmit={submit} aria-label="Add extra data">
       <Group align="flex-start" gap="sm">
         <TextInput
           size="xs"

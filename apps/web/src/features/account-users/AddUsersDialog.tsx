@@ -165,7 +165,7 @@ export const AddUsersDialog = (props: {
   return (
     <Modal opened={props.opened} onClose={close} title="Add users to the account" size="lg" centered>
       <Stack>
-        <form onSubmit={submitText}>
+        <form noValidate onSubmit={submitText}>
           <TextInput
             label="User name, full name or email"
             description="Type at least 2 characters to search, or an email address to invite someone new. Press Enter to add."

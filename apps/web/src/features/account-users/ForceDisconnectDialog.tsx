@@ -26,7 +26,7 @@ export const ForceDisconnectDialog = (props: {
   };
   return (
     <Modal opened={props.opened} onClose={props.onClose} title="Disconnect" centered>
-      <form onSubmit={submit}>
+      <form noValidate onSubmit={submit}>
         <Stack>
           <Text size="sm">
             Disconnect {props.names.join(', ')}? {props.names.length === 1 ? 'They' : 'Each'} will see this

@@ -261,7 +261,7 @@ const CloneAccountForm = ({ source, onDone }: { source: AccountListItem; onDone:
     );
   }
   return (
-    <form onSubmit={reserveName}>
+    <form noValidate onSubmit={reserveName}>
       <Stack gap="sm">
         <Text size="sm">
           Cloning <b>{source.name}</b>. Choose the name of the new account; it is held for you while you
@@ -320,7 +320,7 @@ const NewAccountForm = ({ siteId, onDone }: { siteId?: number; onDone: () => voi
   };
 
   return (
-    <form onSubmit={submit}>
+    <form noValidate onSubmit={submit}>
       <Stack gap="sm">
         <TextInput
           label="Account name"

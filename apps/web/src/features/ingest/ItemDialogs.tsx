@@ -45,7 +45,7 @@ const EditNamesForm = ({ item, onClose }: { item: IngestQueueItem; onClose: () =
     }
   };
   return (
-    <form onSubmit={(e) => void submit(e)}>
+    <form noValidate onSubmit={(e) => void submit(e)}>
       <Stack gap="sm">
         {NAME_FIELDS.map(([field, label], index) => (
           <TextInput
@@ -147,7 +147,7 @@ const ScheduleForm = ({ item, onClose }: { item: IngestQueueItem; onClose: () =>
     }
   };
   return (
-    <form onSubmit={(e) => void submit(e)}>
+    <form noValidate onSubmit={(e) => void submit(e)}>
       <Stack gap="sm">
         <Group grow align="flex-start">
           <DatePickerInput label="Start date" required clearable={false} value={date} onChange={setDate} />

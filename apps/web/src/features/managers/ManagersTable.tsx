@@ -236,7 +236,7 @@ export const ManagersTable = (props: {
         ]}
       />
       {props.canadd === TRUE && (
-        <form onSubmit={submitAdd}>
+        <form noValidate onSubmit={submitAdd}>
           <Group align="flex-start">
             <Stack gap={4} style={{ flex: 1, maxWidth: 420 }}>
               <TextInput

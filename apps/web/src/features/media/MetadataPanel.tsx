@@ -113,7 +113,7 @@ const AddField = ({
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)}>
+    <form noValidate onSubmit={(event) => void submit(event)}>
       <Group gap="xs" align="flex-start" wrap="nowrap">
         <TextInput
           size="xs"

@@ -44,7 +44,7 @@ export const NameDialog = (props: NameDialogProps) => {
 
   return (
     <Modal opened onClose={props.onClose} title={props.title} centered>
-      <form onSubmit={(event) => void submit(event)}>
+      <form noValidate onSubmit={(event) => void submit(event)}>
         <Stack gap="sm">
           <TextInput
             label={props.label}

@@ -38,7 +38,7 @@ export const SearchBar = ({
   return (
     <Stack gap="xs" component="section" aria-label="Search">
       <Group gap="xs" align="flex-end" wrap="wrap">
-        <form onSubmit={add}>
+        <form noValidate onSubmit={add}>
           <Group gap="xs" align="flex-end" wrap="nowrap">
             <Autocomplete
               label="Search in"

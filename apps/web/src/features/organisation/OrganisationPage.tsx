@@ -288,7 +288,7 @@ const OrgForm = <K extends OrgKind>(props: {
   };
 
   return (
-    <form onSubmit={submit}>
+    <form noValidate onSubmit={submit}>
       <Stack gap="sm">
         <TextInput
           label="Name"

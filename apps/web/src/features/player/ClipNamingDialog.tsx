@@ -51,7 +51,7 @@ const ClipNamingForm = ({ marks, mediaName, path, onClose }: Props & { marks: Cl
     );
   };
   return (
-    <form onSubmit={submit} data-testid="clip-naming-dialog">
+    <form noValidate onSubmit={submit} data-testid="clip-naming-dialog">
       <Stack gap="sm">
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
           {PLAYER_MESSAGES.saveToLocation(path)}

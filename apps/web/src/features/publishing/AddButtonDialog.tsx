@@ -34,7 +34,7 @@ const AddButtonForm = ({ modules, onClose, onCreate }: Omit<Props, 'opened'>) =>
   const options = (list: readonly PublishModule[]) => list.map((m) => ({ value: m.id, label: m.name }));
 
   return (
-    <form onSubmit={submit}>
+    <form noValidate onSubmit={submit}>
       <Stack gap="sm">
         {sourceProcessing.length > 1 && (
           <Select

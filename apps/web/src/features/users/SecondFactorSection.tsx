@@ -54,7 +54,7 @@ export const SecondFactorSection = ({ userId }: { userId: number }) => {
         </Alert>
       )}
       {status.data.enabled ? (
-        <form onSubmit={submitDisable}>
+        <form noValidate onSubmit={submitDisable}>
           <Stack gap="xs">
             <Text size="sm" c="dimmed">
               {status.data.recoveryCodesLeft} recovery codes left. To turn the second factor off, enter a
@@ -79,7 +79,7 @@ export const SecondFactorSection = ({ userId }: { userId: number }) => {
           </Stack>
         </form>
       ) : enrol.data ? (
-        <form onSubmit={submitConfirm}>
+        <form noValidate onSubmit={submitConfirm}>
           <Stack gap="xs">
             <Text size="sm">Scan this code with an authenticator app, then enter the code it shows.</Text>
             <Image src={enrol.data.qrCode} alt="QR code for the authenticator app" w={180} h={180} />
