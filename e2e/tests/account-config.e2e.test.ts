@@ -25,6 +25,11 @@ describe('account configuration sections', () => {
       1,
     );
     await page.getByRole('region', { name: 'Sites' }).getByRole('link', { name: 'London' }).waitFor();
+    // Each account card leads to its media manager too.
+    const eveningNews = page.getByTestId('home-account').filter({ hasText: 'evening-news' });
+    expect(await eveningNews.getByRole('link', { name: 'Media', exact: true }).getAttribute('href')).toBe(
+      '/accounts/evening-news/media',
+    );
     await screenshots(page, 'home-site-manager');
     await page.getByTestId('home-account').getByRole('link', { name: 'evening-news' }).click();
     await page.getByRole('heading', { name: 'Ingest formats' }).waitFor();

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { useAccounts } from '../api/accounts.ts';
 import { useMe } from '../api/auth.ts';
 import { useOrgList } from '../api/organisation.ts';
-import { accountSettingsPath } from '../features/accounts/account-paths.ts';
+import { accountMediaPath, accountSettingsPath } from '../features/accounts/account-paths.ts';
 
 /** How many accounts and sites the start page shows before pointing to the full lists. */
 const SHOWN = 12;
@@ -70,6 +70,9 @@ const YourAccounts = ({ managesSites }: { managesSites: boolean }) => {
                 {account.disabled ? ' · disabled' : ''}
               </Text>
               <Group gap="sm" mt="xs">
+                <Anchor component={Link} to={accountMediaPath(account.name)} size="sm">
+                  Media
+                </Anchor>
                 <Anchor component={Link} to={`${accountSettingsPath(account.name)}users`} size="sm">
                   Users
                 </Anchor>

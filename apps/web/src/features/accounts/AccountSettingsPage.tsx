@@ -14,7 +14,7 @@ import { MetadataColumnsSection } from '../account-config/MetadataColumnsSection
 import { MetadataTransferSection } from '../account-config/MetadataTransferSection.tsx';
 import { AccountContactForm } from './AccountContactForm.tsx';
 import { AccountDataForm } from './AccountDataForm.tsx';
-import { accountSettingsPath } from './account-paths.ts';
+import { accountMediaPath, accountSettingsPath } from './account-paths.ts';
 import { EditAsRoleMenu } from './EditAsRoleMenu.tsx';
 
 /** `/accounts/{accountName}/`: the account's settings, the way into its users and managers, Edit as role. */
@@ -66,7 +66,7 @@ const AccountSettings = ({ account }: { account: Account }) => {
           <Button component={Link} to={`${accountSettingsPath(account.name)}users`} variant="default">
             Users
           </Button>
-          <Button component={Link} to={`${accountSettingsPath(account.name)}media`} variant="default">
+          <Button component={Link} to={accountMediaPath(account.name)} variant="default">
             Media
           </Button>
           <Button component={Link} to={accountDashboardPath(account.name)} variant="default">
