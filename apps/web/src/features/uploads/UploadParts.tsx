@@ -63,13 +63,19 @@ export const ChosenFiles = (props: {
           </Table.Td>
           <Table.Td>
             <Group gap="xs" wrap="nowrap">
-              <Badge color={STATUS_COLOURS[queued.status]} variant="light" data-testid="upload-status">
+              {/* The word is never cut ('UPLOADI…'): the bar takes the room left. */}
+              <Badge
+                color={STATUS_COLOURS[queued.status]}
+                variant="light"
+                data-testid="upload-status"
+                style={{ flex: 'none' }}
+              >
                 {queued.status}
               </Badge>
               {queued.status === 'uploading' && (
                 <Progress
                   value={queued.progress * 100}
-                  w={100}
+                  style={{ flex: 1, minWidth: 40 }}
                   aria-label={`Progress of ${queued.file.name}`}
                 />
               )}
