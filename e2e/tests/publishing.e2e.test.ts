@@ -139,6 +139,15 @@ describe('publishing buttons manager', () => {
       .getByRole('button', { name: 'Delete' })
       .click();
     await seeAlert(page, PUBLISH_MESSAGES.buttonFailed('delete', 'Disk full'));
+    // The toast opens below the header: its controls (user menu, notifications) stay usable.
+    const toast = await page
+      .locator('.mantine-Notification-root', {
+        hasText: PUBLISH_MESSAGES.buttonFailed('delete', 'Disk full'),
+      })
+      .boundingBox();
+    const header = await page.getByRole('banner').boundingBox();
+    expect(toast).not.toBeNull();
+    expect(toast?.y ?? 0).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0));
     await expect
       .poll(() => card.getByRole('button', { name: 'Delete E2E web export' }).isEnabled())
       .toBe(true);

@@ -8,6 +8,7 @@ import { StatusPopover } from '../features/status/StatusPopover.tsx';
 import { Deferred, lazyNamed } from '../ui/deferred.tsx';
 import { UnsavedChangesGuard } from '../ui/unsaved-changes.tsx';
 import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
+import { HEADER_HEIGHT } from './layout.ts';
 import { NAVIGATION, SECTION_LABELS } from './navigation.ts';
 import { PageLoader } from './PageLoader.tsx';
 import { ReloadMessage } from './ReloadMessage.tsx';
@@ -46,7 +47,7 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
 
   return (
     <AppShell
-      header={{ height: 56 }}
+      header={{ height: HEADER_HEIGHT }}
       navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !navOpened } }}
       padding="md"
     >
