@@ -209,4 +209,26 @@ describe('player', () => {
     await page.getByRole('button', { name: 'Weather opener (floating)', exact: true }).waitFor();
     await screenshot(page, 'player-clip-saved');
   });
+
+  it('says so in the window when the media cannot be played, offers no export, and closes', async () => {
+    const { context, page } = await newPage(setup.browser);
+    const base = setup.server.url;
+    await signIn(page, base, 'admin', E2E_ADMIN_PASSWORD);
+    await page.getByTestId('signed-in-user').waitFor();
+    // The file is gone by the time the player asks for it.
+    await context.route('**/api/media/*/content**', (route) =>
+      route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":{"message":"Gone"}}' }),
+    );
+    await page.goto(`${base}/accounts/${ACCOUNT}/media?path=${encodeURIComponent(FOLDER)}`);
+    await page.getByRole('button', { name: 'Weather opener', exact: true }).click();
+    const player = page.getByTestId('floating-player');
+    const failure = player.getByTestId('player-failure');
+    await failure.waitFor({ timeout: 15_000 });
+    expect(await failure.textContent()).toContain('An error occurred opening the Player');
+    expect(await player.getByRole('button', { name: PLAYER_MESSAGES.exportButton }).isDisabled()).toBe(true);
+    await screenshot(page, 'player-failed');
+    await failure.getByRole('button', { name: PLAYER_MESSAGES.close }).click();
+    await player.waitFor({ state: 'detached' });
+    await context.close();
+  });
 });

@@ -1,4 +1,4 @@
-import { CHANNELS, EDGE_RULE_MESSAGES } from '@media/contract';
+import { CHANNELS, EDGE_ACTION_WAIT_SECONDS, EDGE_RULE_MESSAGES } from '@media/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeCommands, edgeServers, endpoints, services } from '../src/modules/edge/tables.ts';
@@ -16,6 +16,7 @@ import {
 import {
   buildTestApp,
   type ErrorBody,
+  eventually,
   type Results,
   type TestApp,
   testDriver,
@@ -164,6 +165,35 @@ describe(`edge servers: save, act and delete (${testDriver()})`, () => {
     });
     expect((await owner.client.post(`${base}/reboot`)).status).toBe(400);
   });
+
+  it("waits for a connected edge server's answer, and says requested when it does not come in time", async () => {
+    const base = `/api/edgeServers/${siteEdge.id}/actions`;
+    await t.ctx.db.update(edgeServers).set({ lastSeenAt: new Date() }).where(eq(edgeServers.id, siteEdge.id));
+    // The agent answers when it next calls in: here 600 ms after the request.
+    const answering = (async () => {
+      const pending = await eventually(async () => {
+        const [row] = await t.ctx.db
+          .select()
+          .from(edgeCommands)
+          .where(and(eq(edgeCommands.edgeServerId, siteEdge.id), eq(edgeCommands.action, 'machineLoad')));
+        return row;
+      }, 5_000);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await t.ctx.db
+        .update(edgeCommands)
+        .set({ doneAt: new Date(), result: { load1: 0.5, cpus: 2 } })
+        .where(eq(edgeCommands.id, pending.id));
+    })();
+    const load = await owner.client.post<Results<ActionResult>>(`${base}/machineLoad`);
+    await answering;
+    expect(load.status).toBe(200);
+    expect(load.body.results).toMatchObject({ status: 'done', result: { load1: 0.5, cpus: 2 } });
+    // No answer within EDGE_ACTION_WAIT_SECONDS: the request stays requested, and the page says why.
+    const started = Date.now();
+    const silent = await owner.client.post<Results<ActionResult>>(`${base}/runNewEdgeSpeedTest`);
+    expect(silent.body.results).toMatchObject({ status: 'requested', result: null });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(EDGE_ACTION_WAIT_SECONDS * 1000);
+  }, 30_000);
 
   it('deletes an edge server with its services, endpoints, commands and queue items', async () => {
     const edge = (

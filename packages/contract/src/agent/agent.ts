@@ -12,6 +12,11 @@ export const AGENT_AUTH_SCHEME = 'Bearer';
 /** The agent calls in at least this often; an edge not heard from for a minute is not connected. */
 export const AGENT_HEARTBEAT_SECONDS = 5;
 export const EDGE_CONNECTED_WITHIN_SECONDS = 60;
+/**
+ * How long a machine load or speed test request waits for a connected edge server's answer: the agent picks
+ * the request up when it next calls in and answers on the call after at the latest.
+ */
+export const EDGE_ACTION_WAIT_SECONDS = 2 * AGENT_HEARTBEAT_SECONDS + 2;
 
 export const MSG_AGENT_TOKEN = 'A valid edge server token is required';
 

@@ -1,6 +1,7 @@
 import {
   CHANNELS,
   DEFAULT_EDGE_ADVANCED_OPTIONS,
+  EDGE_ACTION_WAIT_SECONDS,
   EDGE_RULE_MESSAGES,
   EDGE_SERVER_TYPES,
   type EdgeAction,
@@ -173,17 +174,31 @@ export const setSupportConnection = async (options: Options & { id: number; supp
   return saved;
 };
 
+/** How often a request waiting for the agent's answer looks for it. */
+const ANSWER_POLL_MS = 250;
+
 /**
- * Machine load and speed test: a request the agent picks up and answers. getEdgeSpeedTestResults
- * answers the latest speed test request, with its result once the agent has sent it.
+ * Machine load and speed test: a request the agent picks up and answers. A connected edge server's answer
+ * is waited for (EDGE_ACTION_WAIT_SECONDS) and comes back done; one that is not connected, or does not
+ * answer in time, comes back requested, and the page says why. getEdgeSpeedTestResults answers the latest
+ * speed test request, with its result once the agent has sent it.
  */
 export const runEdgeAction = async (options: Options & { id: number; action: EdgeAction }) => {
   const { ctx, actor, id, action } = options;
-  await requireEdgeServer(ctx, actor, id);
+  const edge = await requireEdgeServer(ctx, actor, id);
   if (action === 'getEdgeSpeedTestResults') {
     const latest = await repo.findLatestEdgeCommand(ctx.db, id, 'runNewEdgeSpeedTest');
     if (!latest) throw notFound('Speed test');
     return toActionResult(latest);
   }
-  return toActionResult(await repo.insertEdgeCommand(ctx.db, { edgeServerId: id, action }));
+  const requested = await repo.insertEdgeCommand(ctx.db, { edgeServerId: id, action });
+  if (!edge.connected) return toActionResult(requested);
+  const deadline = Date.now() + EDGE_ACTION_WAIT_SECONDS * 1000;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, ANSWER_POLL_MS));
+    const now = await repo.findEdgeCommand(ctx.db, requested.id);
+    if (!now) throw notFound('Edge server');
+    if (now.doneAt) return toActionResult(now);
+  }
+  return toActionResult(requested);
 };

@@ -80,6 +80,7 @@ export const findEdgeServerRef = async (db: DbOrTx, id: number) => {
       userId: edgeServers.userId,
       siteId: edgeServers.siteId,
       type: edgeServers.type,
+      connected: edgeServerConnected(),
     })
     .from(edgeServers)
     .where(eq(edgeServers.id, id));
@@ -118,6 +119,11 @@ export const insertEdgeCommand = async (
 ) => {
   const [row] = await db.insert(edgeCommands).values(values).returning();
   return row as typeof edgeCommands.$inferSelect;
+};
+
+export const findEdgeCommand = async (db: DbOrTx, id: number) => {
+  const [row] = await db.select().from(edgeCommands).where(eq(edgeCommands.id, id));
+  return row;
 };
 
 export const findLatestEdgeCommand = async (db: DbOrTx, edgeServerId: number, action: string) => {

@@ -1,5 +1,11 @@
 import { Button, Group, Stack, Switch, Table, Text } from '@mantine/core';
-import { type EdgeAction, type EdgeServer, edgeResultInWords, formatDateTime } from '@media/contract';
+import {
+  EDGE_ACTION_WAIT_SECONDS,
+  type EdgeAction,
+  type EdgeServer,
+  edgeResultInWords,
+  formatDateTime,
+} from '@media/contract';
 import { type EdgeActionResult, useEdgeAction, useSupportConnection } from '../../api/edge.ts';
 import { notify } from '../../ui/notify.tsx';
 import { reasonOf } from './edge-page.ts';
@@ -10,13 +16,24 @@ const ACTION_LABELS: Record<EdgeAction, string> = {
   getEdgeSpeedTestResults: 'Speed test results',
 };
 
-const ActionResult = ({ result }: { result: EdgeActionResult }) => {
+/** Why a request came back unanswered: the edge server is not connected, or did not answer in time. */
+const unansweredText = (result: EdgeActionResult, edge: EdgeServer) => {
+  const later =
+    result.action === 'machineLoad'
+      ? 'ask again then'
+      : `${ACTION_LABELS.getEdgeSpeedTestResults} shows the result once it has answered`;
+  return edge.connected
+    ? `${edge.name} did not answer within ${EDGE_ACTION_WAIT_SECONDS} s; ${later}.`
+    : `${edge.name} is not connected: it answers when it next calls in; ${later}.`;
+};
+
+const ActionResult = ({ result, edge }: { result: EdgeActionResult; edge: EdgeServer }) => {
   const label = ACTION_LABELS[result.action as EdgeAction] ?? result.action;
   const when = formatDateTime(new Date(result.requestedAt));
   if (result.status === 'requested' || !result.result)
     return (
       <Text size="sm" c="dimmed" data-testid="edge-action-result">
-        {label}: requested {when}; the edge server answers when it next calls in.
+        {label} (requested {when}): {unansweredText(result, edge)}
       </Text>
     );
   return (
@@ -84,7 +101,7 @@ export const EdgeActions = ({ edge }: { edge: EdgeServer }) => {
           }
         />
       </Group>
-      {action.data && <ActionResult result={action.data} />}
+      {action.data && <ActionResult result={action.data} edge={edge} />}
     </Stack>
   );
 };

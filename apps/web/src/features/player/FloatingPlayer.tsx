@@ -1,4 +1,15 @@
-import { ActionIcon, Box, Button, CloseButton, Group, Loader, Paper, Text, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Box,
+  Button,
+  CloseButton,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
 import {
   CLIP_EXPORT_MESSAGES,
   type ClipMarks,
@@ -71,6 +82,8 @@ export const FloatingPlayer = ({ request, info, onClose }: Props) => {
   const [minimised, setMinimised] = useState(false);
   const [moving, setMoving] = useState(false);
   const [clip, setClip] = useState<ClipMarks | null>(null);
+  /** Why the media could not be played: the window says so and offers nothing that needs the media. */
+  const [failure, setFailure] = useState<string | null>(null);
   const shown = windowSize(size, minimised);
   const shownRef = useRef(shown);
   shownRef.current = shown;
@@ -102,6 +115,7 @@ export const FloatingPlayer = ({ request, info, onClose }: Props) => {
     clearTimers();
     const source = sourceCommand(info);
     if (!source) {
+      setFailure(PLAYER_MESSAGES.mediaLoadFailed);
       showAlert({ type: 'danger', text: PLAYER_MESSAGES.openFailed(PLAYER_MESSAGES.mediaLoadFailed) });
       return;
     }
@@ -127,9 +141,11 @@ export const FloatingPlayer = ({ request, info, onClose }: Props) => {
           width: message.videoWidth || (info.proxyWidth ?? 0),
           height: message.videoHeight || (info.proxyHeight ?? 0),
         };
+        setFailure(null);
         setSize(fittedPlayerSize(video, viewport()));
         for (const command of readyCommands(start)) post(command);
       } else if (message.type === 'errorLoadingMedia') {
+        setFailure(message.reason);
         showAlert({ type: 'danger', text: PLAYER_MESSAGES.openFailed(message.reason) });
       } else {
         const { type: _type, ...marks } = message;
@@ -205,7 +221,14 @@ export const FloatingPlayer = ({ request, info, onClose }: Props) => {
                 size="compact-xs"
                 variant="light"
                 onClick={exportClip}
-                title={clipExport.isClip && !playingFile ? CLIP_EXPORT_MESSAGES.exportHint : undefined}
+                disabled={failure !== null}
+                title={
+                  failure !== null
+                    ? PLAYER_MESSAGES.openFailed(failure)
+                    : clipExport.isClip && !playingFile
+                      ? CLIP_EXPORT_MESSAGES.exportHint
+                      : undefined
+                }
               >
                 {PLAYER_MESSAGES.exportButton}
               </Button>
@@ -222,7 +245,27 @@ export const FloatingPlayer = ({ request, info, onClose }: Props) => {
             </Tooltip>
             <CloseButton aria-label={PLAYER_MESSAGES.close} onClick={onClose} c="gray.3" />
           </Group>
-          <Box px={SIDE} pb={SIDE} style={{ flex: 1, minHeight: 0 }}>
+          <Box px={SIDE} pb={SIDE} pos="relative" style={{ flex: 1, minHeight: 0 }}>
+            {failure !== null && !minimised && (
+              <Stack
+                pos="absolute"
+                inset={0}
+                align="center"
+                justify="center"
+                gap="xs"
+                p="md"
+                bg="dark.8"
+                role="alert"
+                data-testid="player-failure"
+              >
+                <Text c="gray.1" size="sm" ta="center">
+                  {PLAYER_MESSAGES.openFailed(failure)}
+                </Text>
+                <Button size="compact-sm" variant="light" onClick={onClose}>
+                  {PLAYER_MESSAGES.close}
+                </Button>
+              </Stack>
+            )}
             <iframe
               ref={frame}
               src={embeddedPlayerPath(info.accountId, info.accountName)}
