@@ -234,32 +234,40 @@ export class EdgeAgent {
     return source;
   }
 
-  /** What the heartbeat reports of each endpoint: measured, never assumed (health kept for a few seconds). */
+  /**
+   * What the heartbeat reports of each endpoint: measured, never assumed (health kept for a few seconds), with
+   * the online switch it was measured under.
+   */
   private async measure(endpoints: AgentEndpoint[]): Promise<EndpointReport[]> {
-    const now = Date.now();
     return Promise.all(
-      endpoints.map(async (endpoint): Promise<EndpointReport> => {
-        if (endpoint.status === 'disabled')
-          return { endpointId: endpoint.id, online: false, status: 'disabled', message: 'Disabled' };
-        if (!endpoint.online)
-          return { endpointId: endpoint.id, online: false, status: 'warning', message: 'Switched offline' };
-        if (endpointCategory(endpoint.typeId) === 'stream') return this.streams.report(endpoint);
-        const source = this.sourceOf(endpoint);
-        if ('error' in source)
-          return { endpointId: endpoint.id, online: false, status: 'error', message: source.error };
-        const cached = this.health.get(endpoint.id);
-        if (cached && now - cached.at < HEALTH_TTL_MS) return { endpointId: endpoint.id, ...cached.health };
-        const health = await source.health().catch(
-          (error: unknown): EndpointHealth => ({
-            online: false,
-            status: 'error',
-            message: error instanceof Error ? error.message : String(error),
-          }),
-        );
-        this.health.set(endpoint.id, { at: now, health });
-        return { endpointId: endpoint.id, ...health };
+      endpoints.map(async (endpoint) => ({
+        ...(await this.measureOne(endpoint)),
+        switchedOn: endpoint.online,
+      })),
+    );
+  }
+
+  private async measureOne(endpoint: AgentEndpoint): Promise<EndpointReport> {
+    const now = Date.now();
+    if (endpoint.status === 'disabled')
+      return { endpointId: endpoint.id, online: false, status: 'disabled', message: 'Disabled' };
+    if (!endpoint.online)
+      return { endpointId: endpoint.id, online: false, status: 'warning', message: 'Switched offline' };
+    if (endpointCategory(endpoint.typeId) === 'stream') return this.streams.report(endpoint);
+    const source = this.sourceOf(endpoint);
+    if ('error' in source)
+      return { endpointId: endpoint.id, online: false, status: 'error', message: source.error };
+    const cached = this.health.get(endpoint.id);
+    if (cached && now - cached.at < HEALTH_TTL_MS) return { endpointId: endpoint.id, ...cached.health };
+    const health = await source.health().catch(
+      (error: unknown): EndpointHealth => ({
+        online: false,
+        status: 'error',
+        message: error instanceof Error ? error.message : String(error),
       }),
     );
+    this.health.set(endpoint.id, { at: now, health });
+    return { endpointId: endpoint.id, ...health };
   }
 
   private async answer(command: AgentCommand) {

@@ -172,6 +172,47 @@ describe(`edge agent API (${testDriver()})`, () => {
     expect((await call('POST', '/api/agent/heartbeat', { agentVersion: '1', extra: true })).status).toBe(400);
   });
 
+  it("ends an endpoint's pending settings once the agent reports under them, working or not", async () => {
+    const before = one(await t.ctx.db.select().from(endpoints).where(eq(endpoints.id, endpointId)));
+    await t.ctx.db
+      .update(endpoints)
+      .set({ online: true, pendingSettings: true })
+      .where(eq(endpoints.id, endpointId));
+    const report = (switchedOn: boolean | undefined) =>
+      call('POST', '/api/agent/heartbeat', {
+        agentVersion: '0.1.0',
+        endpointReports: [
+          {
+            endpointId,
+            online: false,
+            status: 'error',
+            message: 'Folder /media/in does not exist',
+            ...(switchedOn === undefined ? {} : { switchedOn }),
+          },
+        ],
+      });
+    const row = async () => one(await t.ctx.db.select().from(endpoints).where(eq(endpoints.id, endpointId)));
+    // Measured under the old switch (off): still pending.
+    expect((await report(false)).status).toBe(200);
+    expect((await row()).pendingSettings).toBe(true);
+    // Measured switched on: the settings have arrived, and the error says why it does not work.
+    await report(true);
+    expect(await row()).toMatchObject({
+      pendingSettings: false,
+      status: 'error',
+      statusMessage: 'Folder /media/in does not exist',
+    });
+    // An older agent without switchedOn: its online stands for it, as before.
+    await t.ctx.db.update(endpoints).set({ pendingSettings: true }).where(eq(endpoints.id, endpointId));
+    await report(undefined);
+    expect((await row()).pendingSettings).toBe(true);
+    const { online, status, statusMessage, pendingSettings, statusReportedAt } = before;
+    await t.ctx.db
+      .update(endpoints)
+      .set({ online, status, statusMessage, pendingSettings, statusReportedAt })
+      .where(eq(endpoints.id, endpointId));
+  });
+
   it('queues a found file at the end of the queue once, with the endpoint’s account', async () => {
     const first = await call<Results<AgentItem>>('POST', '/api/agent/queueItems', {
       endpointId,

@@ -32,6 +32,12 @@ export const endpointReportSchema = z.strictObject({
   status: z.enum(ENDPOINT_HEALTH_STATUSES),
   /** Why, in words a person can act on ('Folder /x does not exist', 'Bucket media-in unreachable: ...'). */
   message: z.string().max(1000),
+  /**
+   * The online switch the agent measured under (the endpoint's settings as it has them): a saved change is
+   * pending until the agent reports under it, whether or not the endpoint then works. Older agents leave it
+   * out, and their `online` stands for it.
+   */
+  switchedOn: z.boolean().optional(),
 });
 export type EndpointReport = z.infer<typeof endpointReportSchema>;
 

@@ -7,8 +7,8 @@ import { edgeServers, endpoints, services } from './tables.ts';
 /**
  * Stores what an agent measured of its endpoints (DESIGN: endpoint health is reported, not assumed): online,
  * status and message, and when. Only that edge server's endpoints are touched; a person's `disabled` stands
- * (the agent reports those as disabled anyway); `pendingSettings` ends once the agent reports the online
- * state people asked for. Nothing is written or announced when nothing changed, since heartbeats are frequent.
+ * (the agent reports those as disabled anyway); `pendingSettings` ends once the agent reports under the online
+ * switch people asked for, working or not (its status says which). Nothing is written or announced when nothing changed, since heartbeats are frequent.
  */
 export const recordEndpointReports = async (
   ctx: AppContext,
@@ -44,7 +44,7 @@ export const recordEndpointReports = async (
       const report = byId.get(row.id);
       if (!report) continue;
       const status = row.status === 'disabled' ? 'disabled' : report.status;
-      const pendingSettings = row.pendingSettings && report.online !== row.online;
+      const pendingSettings = row.pendingSettings && (report.switchedOn ?? report.online) !== row.online;
       const same =
         row.reportedAt != null &&
         status === row.status &&
