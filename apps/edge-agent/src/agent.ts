@@ -8,6 +8,7 @@ import {
   type AgentQueueItem,
   type EndpointReport,
   endpointCategory,
+  endpointDestinationMissing,
 } from '@media/contract';
 import { probe } from '@media/media-tools';
 import pLimit from 'p-limit';
@@ -254,6 +255,8 @@ export class EdgeAgent {
     if (!endpoint.online)
       return { endpointId: endpoint.id, online: false, status: 'warning', message: 'Switched offline' };
     if (endpointCategory(endpoint.typeId) === 'stream') return this.streams.report(endpoint);
+    const nowhere = endpointDestinationMissing(endpoint);
+    if (nowhere) return { endpointId: endpoint.id, online: false, status: 'warning', message: nowhere };
     const source = this.sourceOf(endpoint);
     if ('error' in source)
       return { endpointId: endpoint.id, online: false, status: 'error', message: source.error };
@@ -302,6 +305,8 @@ export class EdgeAgent {
     for (const endpoint of configuration.endpoints) {
       const stream = endpointCategory(endpoint.typeId) === 'stream';
       if (endpoint.status === 'disabled' || !endpoint.online || stream) continue;
+      // Files that would land in no account or folder wait where they are (the endpoint's report says why).
+      if (endpointDestinationMissing(endpoint)) continue;
       const source = this.sourceOf(endpoint);
       if ('error' in source) continue;
       if (this.reports.find((report) => report.endpointId === endpoint.id)?.status === 'error') continue;

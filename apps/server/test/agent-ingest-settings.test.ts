@@ -1,10 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type AgentConfiguration, API_VERSIONS, type IngestSettings } from '@media/contract';
+import {
+  type AgentConfiguration,
+  API_VERSIONS,
+  endpointDestinationMissing,
+  type IngestSettings,
+} from '@media/contract';
 import type { EdgeAgent } from '@media/edge-agent';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestFormats } from '../src/modules/config/tables.ts';
+import { endpoints } from '../src/modules/edge/tables.ts';
+import { ingestQueueItems } from '../src/modules/ingest/tables.ts';
 import { accounts, workflows } from '../src/modules/organisation/tables.ts';
 import { makeArrivalsFolderRow } from '../src/seed/demo-edge.ts';
 import { ffprobe, type IngestWorld, makeClip, makeIngestWorld, one, videoOf } from './agent-ingest-world.ts';
@@ -117,6 +124,38 @@ describe(`ingest settings of endpoints (${testDriver()})`, () => {
       height: 360,
       r_frame_rate: '25/1',
     });
+  });
+
+  it('keeps the files of an endpoint without an account where they are, saying what to set, until one is', async () => {
+    const { db } = x.t.ctx;
+    fs.copyFileSync(clip, path.join(dirs.unassigned ?? '', 'waiting.mp4'));
+    await x.round(agent);
+    await x.round(agent);
+    const queued = await db
+      .select()
+      .from(ingestQueueItems)
+      .where(eq(ingestQueueItems.endpointId, ids.unassigned ?? 0));
+    expect(queued).toEqual([]);
+    const waiting = one(
+      await db
+        .select()
+        .from(endpoints)
+        .where(eq(endpoints.id, ids.unassigned ?? 0)),
+    );
+    expect(waiting).toMatchObject({
+      status: 'warning',
+      statusMessage: endpointDestinationMissing({ accountId: null }),
+    });
+    expect(fs.existsSync(path.join(dirs.unassigned ?? '', 'waiting.mp4'))).toBe(true);
+    // An account set: the file goes in like any other.
+    await db
+      .update(endpoints)
+      .set({ accountId: x.w.account.id })
+      .where(eq(endpoints.id, ids.unassigned ?? 0));
+    await x.round(agent);
+    const item = await x.itemOf(ids.unassigned ?? 0, 'waiting.mp4');
+    expect(item.status, item.log).toBe('ingested');
+    expect((await x.nodeOf(item.id))?.node.path).toBe('/Arrivals/Arrivals/waiting');
   });
 
   it('lands an archived file with its source kept, no proxy, and nothing that claims to play', async () => {

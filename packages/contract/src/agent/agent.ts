@@ -41,6 +41,16 @@ export const endpointReportSchema = z.strictObject({
 });
 export type EndpointReport = z.infer<typeof endpointReportSchema>;
 
+/**
+ * What a source endpoint without an account reports (a warning): its files would land in no media tree, so
+ * they wait where they are, untouched, until one is set. (Without an arrivals folder they land in the
+ * account's `/Arrivals/Arrivals`, a place people find.)
+ */
+export const endpointDestinationMissing = (endpoint: { accountId: number | null }) =>
+  endpoint.accountId == null
+    ? 'Files wait here: set an account and an arrivals folder for this endpoint to ingest them'
+    : undefined;
+
 export const agentHeartbeatSchema = z.strictObject({
   agentVersion: z.string().max(40),
   endpointVersions: z.record(z.string().max(60), z.string().max(40)).default({}),
