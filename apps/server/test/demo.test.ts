@@ -3,19 +3,21 @@ import path from 'node:path';
 import {
   ACCUMULATE_METADATA_KEYS,
   API_VERSIONS,
+  findEndpointType,
   folderAccessOf,
   INGEST_STATUSES,
+  optionProblems,
   ROLE_VIEWER,
 } from '@media/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { edgeServers } from '../src/modules/edge/tables.ts';
+import { edgeServers, endpoints } from '../src/modules/edge/tables.ts';
 import { unprocessedFiles } from '../src/modules/ingest/tables.ts';
 import { media, nodes, thumbs } from '../src/modules/nodes/tables.ts';
 import { accounts } from '../src/modules/organisation/tables.ts';
 import { seedDemo } from '../src/seed/demo.ts';
 import { findRoleByName } from '../src/seed/factories.ts';
-import { buildTestApp, type TestApp, testDriver } from './harness.ts';
+import { ADMIN_TEST_PASSWORD, buildTestApp, type TestApp, testDriver } from './harness.ts';
 
 type Collection<T> = { results: T[]; total: number };
 const DEMO_PASSWORD = 'Demo-Passw0rd!';
@@ -207,6 +209,31 @@ describe(`demo data (${testDriver()})`, () => {
     const viewed = await list('evening-news.viewer');
     expect(viewed.map((button) => button.name)).not.toContain('Partner FTP');
     expect(viewed.length).toBeGreaterThan(0);
+  });
+
+  it('is valid data: every endpoint opens without a required option missing or an unknown one', async () => {
+    const rows = await t.ctx.db.select().from(endpoints);
+    expect(rows.length).toBeGreaterThan(5);
+    for (const row of rows) {
+      const type = findEndpointType(row.typeId);
+      expect(type, row.typeId).toBeDefined();
+      expect([row.name, optionProblems(type?.options ?? [], row.options)]).toEqual([row.name, {}]);
+    }
+  });
+
+  it('shows no endpoint as OK on an edge server that is not connected', async () => {
+    const admin = await t.client().signIn('admin', ADMIN_TEST_PASSWORD);
+    const edges = await t.ctx.db.select().from(edgeServers);
+    for (const edge of edges) {
+      const listed = await admin.get<Collection<{ name: string; status: string }> & { results: unknown }>(
+        `/api/edgeServers/${edge.id}/endpoints`,
+      );
+      expect(listed.status).toBe(200);
+      const connected = edge.lastSeenAt !== null && Date.now() - edge.lastSeenAt.getTime() < 60_000;
+      if (!connected)
+        for (const point of listed.body.results)
+          expect([point.name, point.status]).not.toEqual([point.name, 'ok']);
+    }
   });
 
   it('is loaded once: a second run adds nothing', async () => {

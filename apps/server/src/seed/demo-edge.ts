@@ -235,7 +235,7 @@ export const seedDemoEdge = async (db: DbOrTx, input: DemoEdgeInput) => {
   const sportsShare = await endpoint(fileIngest, sports, 0, {
     name: 'Sports SMB share',
     typeId: 'SmbEndpoint',
-    options: { path: '//nas/sports' },
+    options: { share: '//nas/sports', path: 'incoming' },
   });
   const docsBucket = await endpoint(fileIngest, docs, 0, {
     name: 'Documentaries bucket',
@@ -248,6 +248,7 @@ export const seedDemoEdge = async (db: DbOrTx, input: DemoEdgeInput) => {
     typeId: 'AvidISISEndpoint',
     status: 'disabled',
     online: false,
+    options: { host: 'isis-sd.newsroom.example', workspace: 'Archive', mountPath: '/mnt/isis/archive' },
   });
   const newsSrt = await endpoint(streamIngest, news, 1, {
     name: 'Studio SRT feed',
@@ -258,7 +259,7 @@ export const seedDemoEdge = async (db: DbOrTx, input: DemoEdgeInput) => {
     name: 'Stadium HLS',
     typeId: 'HlsEndpoint',
     recording: true,
-    options: { autoCapture: 'always' },
+    options: { url: 'https://stadium.example/live/main.m3u8', autoCapture: 'always' },
   });
   const fieldRtmp = await endpoint(fieldRecorder, news, 1, {
     name: 'Reporter RTMP push',
