@@ -1,5 +1,5 @@
 import { Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
-import type { Lockout, PageWindow } from '@media/contract';
+import { formatTableDate, type Lockout, type PageWindow } from '@media/contract';
 import { useState } from 'react';
 import { useLiveRefresh } from '../../api/live.ts';
 import { LOCKOUTS_QUERY_KEY, type LockoutSort, useLiftLockouts, useLockouts } from '../../api/lockouts.ts';
@@ -25,7 +25,7 @@ const columns: DataTableColumn<Lockout>[] = [
     sortable: true,
     optional: true,
     width: 220,
-    cell: (l) => new Date(l.lockedUntil).toLocaleString('en-GB'),
+    cell: (l) => formatTableDate(new Date(l.lockedUntil)),
   },
 ];
 
