@@ -190,6 +190,11 @@ describe('player', () => {
     await frame.getByRole('button', { name: 'Mark in' }).waitFor({ timeout: 15_000 });
     const box = await player.boundingBox();
     expect(box?.width).toBeGreaterThanOrEqual(650);
+    // It opens at the top right below the header: the folder tree and the header's controls stay in view.
+    const tree = await page.getByRole('tree', { name: 'Folders' }).boundingBox();
+    const header = await page.getByRole('banner').boundingBox();
+    expect(box?.x ?? 0).toBeGreaterThanOrEqual((tree?.x ?? 0) + (tree?.width ?? 0));
+    expect(box?.y ?? 0).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0));
     await page.getByRole('button', { name: 'Minimise' }).click();
     await expect.poll(async () => (await player.boundingBox())?.width).toBe(320);
     await page.getByRole('button', { name: 'Restore' }).click();

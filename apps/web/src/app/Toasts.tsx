@@ -1,6 +1,6 @@
 import { Notifications } from '@mantine/notifications';
 import { LAYERS } from '@media/contract';
-import { HEADER_HEIGHT } from './layout.ts';
+import { HEADER_HEIGHT } from '../ui/layout.ts';
 
 /**
  * The toasts' container, top right below the header (the user menu and the notifications stay usable); loaded

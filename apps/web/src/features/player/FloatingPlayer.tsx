@@ -31,8 +31,8 @@ import { useClipExport } from './clip-export.ts';
 import type { OpenPlayerRequest } from './player-store.ts';
 import {
   fittedPlayerSize,
+  initialPlayerPosition,
   initialPlayerSize,
-  PLAYER_POSITION,
   readPlayerEvent,
   readyCommands,
   type Size,
@@ -78,7 +78,11 @@ export const FloatingPlayer = ({ request, info, onClose }: Props) => {
   const frame = useRef<HTMLIFrameElement>(null);
   const timers = useRef<number[]>([]);
   const [size, setSize] = useState<Size>(() => initialPlayerSize(info, viewport()));
-  const [position, setPosition] = useState<{ x: number; y: number }>(PLAYER_POSITION);
+  const [position, setPosition] = useState<{ x: number; y: number }>(() =>
+    initialPlayerPosition(initialPlayerSize(info, viewport()), viewport()),
+  );
+  /** Until a person drags the window, it keeps to the top right as it fits its video. */
+  const placed = useRef(false);
   const [minimised, setMinimised] = useState(false);
   const [moving, setMoving] = useState(false);
   const [clip, setClip] = useState<ClipMarks | null>(null);
@@ -142,7 +146,9 @@ export const FloatingPlayer = ({ request, info, onClose }: Props) => {
           height: message.videoHeight || (info.proxyHeight ?? 0),
         };
         setFailure(null);
-        setSize(fittedPlayerSize(video, viewport()));
+        const fitted = fittedPlayerSize(video, viewport());
+        setSize(fitted);
+        if (!placed.current) setPosition(initialPlayerPosition(fitted, viewport()));
         for (const command of readyCommands(start)) post(command);
       } else if (message.type === 'errorLoadingMedia') {
         setFailure(message.reason);
@@ -174,11 +180,13 @@ export const FloatingPlayer = ({ request, info, onClose }: Props) => {
         onDragStart={() => setMoving(true)}
         onDragStop={(_event, where) => {
           setMoving(false);
+          placed.current = true;
           setPosition({ x: where.x, y: where.y });
         }}
         onResizeStart={() => setMoving(true)}
         onResizeStop={(_event, _direction, element, _delta, where) => {
           setMoving(false);
+          placed.current = true;
           setSize({ width: element.offsetWidth, height: element.offsetHeight });
           setPosition(where);
         }}

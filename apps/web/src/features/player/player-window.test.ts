@@ -2,8 +2,9 @@ import type { PlayerMediaInfo } from '@media/contract';
 import { describe, expect, it } from 'vitest';
 import {
   fittedPlayerSize,
+  initialPlayerPosition,
   initialPlayerSize,
-  PLAYER_POSITION,
+  PLAYER_TOP,
   readPlayerCommand,
   readPlayerEvent,
   readyCommands,
@@ -59,7 +60,7 @@ describe('the floating player (spec3 §4 Player)', () => {
     expect(fittedPlayerSize({ width: 320, height: 180 }, page)).toEqual({ width: 650, height: 300 });
     const small = fittedPlayerSize({ width: 1920, height: 1080 }, { width: 1000, height: 700 });
     expect(small.width).toBeLessThanOrEqual(1000 - 12 - 12);
-    expect(small.height).toBeLessThanOrEqual(700 - 46 - 12);
+    expect(small.height).toBeLessThanOrEqual(700 - PLAYER_TOP - 12);
     expect(fittedPlayerSize({ width: 0, height: 0 }, page)).toEqual({ width: 650, height: 300 });
     expect(initialPlayerSize({ proxyWidth: null, proxyHeight: null }, page)).toEqual({
       width: 650,
@@ -67,8 +68,15 @@ describe('the floating player (spec3 §4 Player)', () => {
     });
   });
 
-  it('opens at the window offsets and shrinks to 320x200 when minimised', () => {
-    expect(PLAYER_POSITION).toEqual({ x: 12, y: 46 });
+  it('opens at the top right below the header, away from the folder tree, and shrinks to 320x200 when minimised', () => {
+    const page = { width: 1600, height: 1000 };
+    expect(PLAYER_TOP).toBe(56 + 12);
+    expect(initialPlayerPosition({ width: 650, height: 300 }, page)).toEqual({
+      x: page.width - 650 - 12,
+      y: PLAYER_TOP,
+    });
+    // A window as wide as the page starts at the left offset, never off the page.
+    expect(initialPlayerPosition({ width: page.width, height: 300 }, page).x).toBe(12);
     expect(windowSize({ width: 900, height: 500 }, true)).toEqual({ width: 320, height: 200 });
     expect(windowSize({ width: 900, height: 500 }, false)).toEqual({ width: 900, height: 500 });
   });

@@ -10,6 +10,7 @@ import {
   playerCommandSchema,
   playerEventSchema,
 } from '@media/contract';
+import { HEADER_HEIGHT } from '../../ui/layout.ts';
 
 /** What the floating player decides from the media info and the player's messages (spec3 §4 Player). */
 
@@ -35,14 +36,17 @@ export const readyCommands = (start: PlayerMediaInfo['start']): PlayerCommand[] 
 
 export type Size = { width: number; height: number };
 
+/** The window's top: below the header (whose controls stay usable), one side offset down. */
+export const PLAYER_TOP = HEADER_HEIGHT + PLAYER_WINDOW_OFFSET_X;
+
 /**
  * The window that fits the video: the video's size plus the window's frame (12 px of sides, 46 px of title
- * bar and bottom), shrunk to fit the browser window at its place, never under the minimum size.
+ * bar and bottom), shrunk to fit the browser window below PLAYER_TOP, never under the minimum size.
  */
 export const fittedPlayerSize = (video: Size, viewport: Size): Size => {
   const room = {
     width: viewport.width - 2 * PLAYER_WINDOW_OFFSET_X - PLAYER_WINDOW_OFFSET_X,
-    height: viewport.height - PLAYER_WINDOW_OFFSET_Y - PLAYER_WINDOW_OFFSET_X - PLAYER_WINDOW_OFFSET_Y,
+    height: viewport.height - PLAYER_TOP - PLAYER_WINDOW_OFFSET_X - PLAYER_WINDOW_OFFSET_Y,
   };
   if (video.width <= 0 || video.height <= 0) return { ...PLAYER_MIN_SIZE };
   const scale = Math.max(0, Math.min(1, room.width / video.width, room.height / video.height));
@@ -58,8 +62,14 @@ export const initialPlayerSize = (
   viewport: Size,
 ) => fittedPlayerSize({ width: info.proxyWidth ?? 0, height: info.proxyHeight ?? 0 }, viewport);
 
-/** Where the window opens: the offsets from the top left of the page. */
-export const PLAYER_POSITION = { x: PLAYER_WINDOW_OFFSET_X, y: PLAYER_WINDOW_OFFSET_Y } as const;
+/**
+ * Where a window of `size` opens: at the top right of the page, one side offset in and below the header, so
+ * the folder tree on the left stays in view (a window as wide as the page starts one offset from the left).
+ */
+export const initialPlayerPosition = (size: Size, viewport: Size) => ({
+  x: Math.max(PLAYER_WINDOW_OFFSET_X, viewport.width - size.width - PLAYER_WINDOW_OFFSET_X),
+  y: PLAYER_TOP,
+});
 
 /** The window's size in a state: minimised windows all share one small size. */
 export const windowSize = (size: Size, minimised: boolean): Size =>
