@@ -9,7 +9,8 @@ import { Deferred, lazyNamed } from '../ui/deferred.tsx';
 import { HEADER_HEIGHT } from '../ui/layout.ts';
 import { UnsavedChangesGuard } from '../ui/unsaved-changes.tsx';
 import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
-import { NAVIGATION, SECTION_LABELS } from './navigation.ts';
+import { NotForRolePage } from './NotForRolePage.tsx';
+import { NAVIGATION, pageNotForRole, SECTION_LABELS } from './navigation.ts';
 import { PageLoader } from './PageLoader.tsx';
 import { ReloadMessage } from './ReloadMessage.tsx';
 
@@ -43,6 +44,7 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
   const signOut = () => logout.mutate();
 
   const items = NAVIGATION.filter((item) => item.visible(user));
+  const forbiddenPage = pageNotForRole(location.pathname, user);
   const sections = [...new Set(items.map((item) => item.section))];
 
   return (
@@ -115,7 +117,7 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
       <AppShell.Main>
         <UnsavedChangesGuard />
         <ReloadMessage />
-        {children ?? <Outlet />}
+        {forbiddenPage ? <NotForRolePage page={forbiddenPage.label} /> : (children ?? <Outlet />)}
       </AppShell.Main>
     </AppShell>
   );

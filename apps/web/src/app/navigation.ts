@@ -76,3 +76,12 @@ export const NAVIGATION: NavigationItem[] = [
 ];
 
 export const SECTION_LABELS: Record<NavigationItem['section'], string> = { user: 'You', cloud: 'Cloud' };
+
+/**
+ * The page of the shell's navigation at `pathname` that `me` may not see (its rule is the one the navigation
+ * hides it by), if any: reached by address, it says so instead of offering controls the server refuses.
+ */
+export const pageNotForRole = (pathname: string, me: Me) =>
+  NAVIGATION.find(
+    (item) => pathname.replace(/\/$/, '') === item.to(me).replace(/\/$/, '') && !item.visible(me),
+  );
