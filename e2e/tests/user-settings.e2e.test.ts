@@ -72,6 +72,11 @@ describe('user settings', () => {
     await expect.poll(() => new URL(page.url()).search).toBe('');
     // The page scrolled down to the named section.
     await expect.poll(() => page.evaluate('window.scrollY')).toBeGreaterThan(0);
+    // Another user's settings are theirs: the page says so and offers no form.
+    await page.goto(`${setup.server.url}/users/user_settings/${me.results.id + 1}/`);
+    await page.getByTestId('not-own-settings').waitFor();
+    expect(await page.getByRole('button', { name: 'Change password' }).count()).toBe(0);
+    expect(await page.locator('input[type="password"]').count()).toBe(0);
     await context.close();
   });
 

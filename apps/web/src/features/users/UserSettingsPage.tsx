@@ -1,6 +1,6 @@
-import { Alert, Center, Divider, Paper, Stack, Title } from '@mantine/core';
+import { Alert, Anchor, Center, Divider, Paper, Stack, Text, Title } from '@mantine/core';
 import { RESET_TYPES, type ResetType } from '@media/contract';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { useMe } from '../../api/auth.ts';
 import { ExtraDataSection } from '../account-config/ExtraDataSection.tsx';
 import { EmailNotificationSettings } from '../notifications/EmailNotificationSettings.tsx';
@@ -44,6 +44,21 @@ export const UserSettingsPage = () => {
 
 const OwnSettings = ({ userId }: { userId: number }) => {
   const me = useMe();
+  // Another user's settings are theirs alone (their current password, their second factor): the page says
+  // so, instead of a nameless form the server would refuse.
+  if (me.data && me.data.id !== userId)
+    return (
+      <Stack maw={720} data-testid="not-own-settings">
+        <Title order={2}>User settings</Title>
+        <Text>
+          These settings are another user's: only they can change them. People are managed on the Users page
+          of their account.
+        </Text>
+        <Anchor component={Link} to={`/users/user_settings/${me.data.id}/`}>
+          Your own settings
+        </Anchor>
+      </Stack>
+    );
   return (
     <Stack maw={720}>
       <Title order={2}>User settings</Title>
