@@ -143,6 +143,13 @@ describe(`uploads (${testDriver()})`, () => {
     expect(
       (await send(viewerClient, webUpload(w.account.id), { fileName: 'a.mov', content: 'x' })).status,
     ).toBe(403);
+    // The page asks first, by the same rule: the viewer may list the uploads, not add to them.
+    const mayUpload = async (client: typeof viewerClient, kind = '') =>
+      (await client.get<{ mayUpload: boolean }>(`/api/accounts/${w.account.id}/uploads${kind}`)).body
+        .mayUpload;
+    expect(await mayUpload(viewerClient)).toBe(false);
+    expect(await mayUpload(w.editor.client)).toBe(true);
+    expect(await mayUpload(w.accountManager.client, '?kind=metadataMapping')).toBe(true);
     expect(
       (await send(w.outsider.client, webUpload(w.account.id), { fileName: 'a.mov', content: 'x' })).status,
     ).toBe(403);

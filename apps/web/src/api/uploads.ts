@@ -4,12 +4,11 @@ import {
   UPLOAD_PERMANENT_ERROR_STATUSES,
   type Upload,
   type UploadKind,
+  type UploadsPage,
 } from '@media/contract';
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch, relogin } from './client.ts';
 import { appSettings } from './settings.ts';
-
-type Collection<T> = { results: T[]; total: number; channel: string };
 
 export const uploadsKey = (accountId: number, kind?: UploadKind) =>
   ['uploads', accountId, kind ?? 'web'] as const;
@@ -24,7 +23,7 @@ export const useUploads = (
     queryFn: () => {
       const query = new URLSearchParams({ offset: String(page.offset), limit: String(page.limit) });
       if (kind) query.set('kind', kind);
-      return apiFetch<Collection<Upload>>(`/api/accounts/${accountId}/uploads?${query}`, { raw: true });
+      return apiFetch<UploadsPage>(`/api/accounts/${accountId}/uploads?${query}`, { raw: true });
     },
     placeholderData: (previous) => previous,
   });

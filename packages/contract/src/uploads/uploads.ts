@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ASPECTS } from '../config/ingest-formats.ts';
-import { pageQuerySchema } from '../http/envelope.ts';
+import { collectionOf, pageQuerySchema } from '../http/envelope.ts';
 import { idTextSchema } from '../http/input.ts';
 
 /** spec1 §4: the upload as a whole, and each chosen file. */
@@ -160,3 +160,13 @@ export type Upload = z.infer<typeof uploadSchema>;
 export const uploadFileParamsSchema = z.object({ id: idTextSchema, uploadId: idTextSchema });
 
 export const uploadsQuerySchema = pageQuerySchema.extend({ kind: z.enum(UPLOAD_KINDS).optional() });
+
+/** GET /api/accounts/{id}/uploads: the page, and whether the caller may upload here (asked before a byte). */
+export const uploadsResponseSchema = collectionOf(uploadSchema).extend({
+  mayUpload: z
+    .boolean()
+    .describe(
+      "Whether the caller may upload files of this kind to the account (the upload's own rights rule)",
+    ),
+});
+export type UploadsPage = z.infer<typeof uploadsResponseSchema>;

@@ -1,7 +1,6 @@
 import multipart from '@fastify/multipart';
 import {
   CHANNELS,
-  collectionOf,
   idParamSchema,
   MSG_UPLOAD_NO_FILE,
   MSG_UPLOAD_TOO_LARGE,
@@ -10,6 +9,7 @@ import {
   uploadQuerySchema,
   uploadSchema,
   uploadsQuerySchema,
+  uploadsResponseSchema,
 } from '@media/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -117,7 +117,7 @@ export const registerUploadRoutes = async (
           description: "The account's uploads, newest first; metadata mappings only for its managers",
           params: idParamSchema,
           querystring: uploadsQuerySchema,
-          response: { 200: collectionOf(uploadSchema) },
+          response: { 200: uploadsResponseSchema },
         },
       },
       async (request) => {
@@ -127,7 +127,10 @@ export const registerUploadRoutes = async (
           accountId: request.params.id,
           ...request.query,
         });
-        return collection(page.rows, page.total, CHANNELS.uploads(request.params.id));
+        return {
+          ...collection(page.rows, page.total, CHANNELS.uploads(request.params.id)),
+          mayUpload: page.mayUpload,
+        };
       },
     );
   });

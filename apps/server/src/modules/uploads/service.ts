@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import {
+  type Ancestry,
   CHANNELS,
   defaultUploadLocation,
   ERROR_CODES,
@@ -39,10 +40,13 @@ const toUpload = (row: NonNullable<Awaited<ReturnType<typeof repo.findUpload>>>)
 });
 
 /** Web upload: the account's managers, and users whose role may upload (canUpload). */
+const mayWebUpload = async (ctx: AppContext, actor: Actor, ancestry: Ancestry, accountId: number) =>
+  hasRight(await actor.rights(), 'account.manage', ancestry) ||
+  (await accountPermissions(ctx.db, actor, accountId)).has('canUpload');
+
 const requireWebUploadRight = async (ctx: AppContext, actor: Actor, accountId: number) => {
   const ancestry = await requireRight(ctx.db, actor, 'account.use', { kind: 'account', id: accountId });
-  if (hasRight(await actor.rights(), 'account.manage', ancestry)) return;
-  if (!(await accountPermissions(ctx.db, actor, accountId)).has('canUpload')) throw forbidden();
+  if (!(await mayWebUpload(ctx, actor, ancestry, accountId))) throw forbidden();
 };
 
 const tooLarge = (maxBytes: number) => new AppError(ERROR_CODES.tooLarge, MSG_UPLOAD_TOO_LARGE(maxBytes));
@@ -185,5 +189,8 @@ export const listUploads = async (options: {
   if (options.kind === 'metadataMapping' && !manager) throw forbidden();
   const kinds = options.kind ? [options.kind] : manager ? UPLOAD_KINDS : (['media', 'document'] as const);
   const page = await repo.findUploadsPage(ctx.db, { ...options, kinds });
-  return { rows: page.rows.map(toUpload), total: page.total };
+  // The upload page asks this before a byte is sent: metadata mappings are the managers'.
+  const mayUpload =
+    options.kind === 'metadataMapping' ? manager : await mayWebUpload(ctx, actor, ancestry, accountId);
+  return { rows: page.rows.map(toUpload), total: page.total, mayUpload };
 };

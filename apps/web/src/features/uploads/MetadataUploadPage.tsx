@@ -2,14 +2,18 @@ import { Button, FileButton, Group, Paper, Stack, Text, Title } from '@mantine/c
 import { type Account, isCsvFileName, MSG_METADATA_MAPPING_TARGET } from '@media/contract';
 import { useEffect } from 'react';
 import { markDirty } from '../../ui/unsaved-changes.tsx';
-import { canChooseSeveralFiles, UploadPageFrame } from './UploadPageFrame.tsx';
+import { canChooseSeveralFiles, UploadAllowed, UploadPageFrame } from './UploadPageFrame.tsx';
 import { ChosenFiles, RecentUploads } from './UploadParts.tsx';
 import { useUploadQueue } from './useUploadQueue.ts';
 
 /** `/accounts/{accountName}/metaupload`: metadata mapping CSV files for the account (spec1 §2). */
 export const MetadataUploadPage = () => (
   <UploadPageFrame title="Metadata upload">
-    {(account) => <MetadataUpload account={account} />}
+    {(account) => (
+      <UploadAllowed account={account} kind="metadataMapping">
+        <MetadataUpload account={account} />
+      </UploadAllowed>
+    )}
   </UploadPageFrame>
 );
 

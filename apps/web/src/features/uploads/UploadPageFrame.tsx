@@ -1,9 +1,10 @@
 import { Alert, Anchor, Loader, Stack, Text, Title } from '@mantine/core';
-import type { Account } from '@media/contract';
+import type { Account, UploadKind } from '@media/contract';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useAccountByName } from '../../api/accounts.ts';
 import { ApiError } from '../../api/client.ts';
+import { useUploads } from '../../api/uploads.ts';
 import { accountSettingsPath } from '../accounts/account-paths.ts';
 
 /** The account of an `/accounts/{accountName}/…` upload page, with its loading and error states. */
@@ -46,3 +47,35 @@ export const UploadPageFrame = ({
 /** spec1 §5: several files at once only where the browser can (not on iOS, nor without file APIs). */
 export const canChooseSeveralFiles = () =>
   typeof window !== 'undefined' && 'FileReader' in window && !/iPad|iPhone|iPod/.test(navigator.userAgent);
+
+/**
+ * The upload controls of an account, only for those the server lets upload there (asked before a byte is
+ * sent); others read why.
+ */
+export const UploadAllowed = ({
+  account,
+  kind,
+  children,
+}: {
+  account: Account;
+  kind?: UploadKind;
+  children: ReactNode;
+}) => {
+  const access = useUploads(account.id, kind, { offset: 0, limit: 1 });
+  const refused = access.error instanceof ApiError && access.error.status === 403;
+  if (access.isPending) return <Loader aria-label="Loading" />;
+  if (refused || access.data?.mayUpload === false)
+    return (
+      <Alert color="gray" data-testid="upload-not-for-role">
+        Uploading {kind === 'metadataMapping' ? 'metadata mappings' : 'files'} to {account.name} is not
+        available to your role.
+      </Alert>
+    );
+  if (access.isError)
+    return (
+      <Alert color="red" role="alert">
+        An error occurred while fetching the data: {access.error.message}
+      </Alert>
+    );
+  return children;
+};

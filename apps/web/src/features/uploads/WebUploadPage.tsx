@@ -25,13 +25,19 @@ import { useEffect, useState } from 'react';
 import { useIngestFormats } from '../../api/account-config.ts';
 import { markDirty } from '../../ui/unsaved-changes.tsx';
 import { PlayerHost } from '../player/PlayerHost.tsx';
-import { canChooseSeveralFiles, UploadPageFrame } from './UploadPageFrame.tsx';
+import { canChooseSeveralFiles, UploadAllowed, UploadPageFrame } from './UploadPageFrame.tsx';
 import { ChosenFiles, RecentUploads } from './UploadParts.tsx';
 import { useUploadQueue } from './useUploadQueue.ts';
 
 /** `/accounts/{accountName}/webupload`: media and documents into the account (spec1 §2). */
 export const WebUploadPage = () => (
-  <UploadPageFrame title="Web upload">{(account) => <WebUpload account={account} />}</UploadPageFrame>
+  <UploadPageFrame title="Web upload">
+    {(account) => (
+      <UploadAllowed account={account}>
+        <WebUpload account={account} />
+      </UploadAllowed>
+    )}
+  </UploadPageFrame>
 );
 
 const ASPECT_CHOICES = (Object.keys(ASPECTS) as Aspect[]).map((aspect) => ({
