@@ -243,7 +243,10 @@ export const ButtonCard = (props: Props) => {
             button && props.showStatus
               ? status.data
                 ? `${status.data.numberOfPublishedItems} published items`
-                : 'Published items: …'
+                : status.isError
+                  ? // A count that could not be read is not waited for.
+                    undefined
+                  : 'Published items: …'
               : undefined
           }
           selectable={Boolean(button) && !props.readOnly}

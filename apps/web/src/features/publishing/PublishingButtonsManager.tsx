@@ -40,6 +40,8 @@ export const PublishingButtonsManager = ({
   canManage: boolean;
 }) => {
   const buttons = usePublishButtons(ctx);
+  /** A site's button on an account's page: shown, not the account's to change. */
+  const isSiteButtonHere = (button: PublishButton) => ctx.scope === 'accounts' && button.accountId === null;
   const modules = usePublishModules(ctx);
   const locations = usePublishLocations(ctx);
   const icons = usePublishIcons(ctx);
@@ -214,9 +216,10 @@ export const PublishingButtonsManager = ({
             key={button.id}
             {...cardProps(String(button.id))}
             button={button}
-            readOnly={!canManage || (ctx.scope === 'accounts' && button.accountId === null)}
-            siteButton={ctx.scope === 'accounts' && button.accountId === null}
-            showStatus={canManage}
+            readOnly={!canManage || isSiteButtonHere(button)}
+            siteButton={isSiteButtonHere(button)}
+            // A site button's published items are its site managers' to count, not an account's.
+            showStatus={canManage && !isSiteButtonHere(button)}
             selected={selected.has(button.id)}
             onSelectedChange={(on) =>
               setSelected((current) => {
