@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { PLAYER_MESSAGES } from '@media/contract';
+import { ERROR_CODES, INGEST_STATUSES, PLAYER_MESSAGES } from '@media/contract';
 import {
   type Browser,
   type BrowserContext,
@@ -11,7 +11,7 @@ import {
   type Locator,
   type Page,
 } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const SCREENSHOTS = path.join(root, 'e2e/screenshots');
@@ -114,7 +114,28 @@ export const newPage = async (
   return { context, page };
 };
 
+/**
+ * Ids a page must not show a person (issue 18): a status's camelCase wire value, or a code of a kind in
+ * brackets ('(not_found)'); the spec's own texts spell neither.
+ */
+const CAMEL_CASE_IDS = [...INGEST_STATUSES, 'missingFiles', 'pendingSettings'].filter((id) =>
+  /[a-z][A-Z]/.test(id),
+);
+const BRACKETED_CODES = Object.values(ERROR_CODES).map((code) => `(${code})`);
+
+/** What the page shows that is an id, not a word (empty when it speaks in words). */
+export const idsOnScreen = async (page: Page) => {
+  const text = await page.evaluate('document.body.innerText');
+  const shown = String(text);
+  return [
+    ...CAMEL_CASE_IDS.filter((id) => new RegExp(`\\b${id}\\b`).test(shown)),
+    ...BRACKETED_CODES.filter((code) => shown.includes(code)),
+  ];
+};
+
+/** A full-page screenshot; every page pictured is checked for ids shown instead of words. */
 export const screenshot = async (page: Page, name: string) => {
+  expect(await idsOnScreen(page), `ids on screen in ${name}`).toEqual([]);
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 };
