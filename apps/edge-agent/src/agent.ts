@@ -14,12 +14,13 @@ import { probe } from '@media/media-tools';
 import pLimit from 'p-limit';
 import { CloudClient } from './cloud.ts';
 import { runCommand } from './commands.ts';
+import { EndpointSources } from './endpoint-sources.ts';
 import { ingestItem } from './ingest.ts';
 import { positive } from './options.ts';
 import { ProbeCache } from './probe-cache.ts';
 import { PublishWorker } from './publish.ts';
 import { queueIdOf, SettleTracker } from './scanner.ts';
-import { type EndpointHealth, type FileSource, openSource } from './sources/index.ts';
+import type { FileSource } from './sources/index.ts';
 import { StreamRecorders } from './stream-recorders.ts';
 
 export const AGENT_VERSION = '0.3.0';
@@ -31,8 +32,6 @@ export const SUPPORTED_ENDPOINT_TYPES = {
   SrtEndpoint: '1.0',
   HlsEndpoint: '1.0',
 } as const;
-/** How long a measured endpoint health is reused before it is measured again. */
-const HEALTH_TTL_MS = 10_000;
 /** Extensions taken for media when only a download could tell (remote sources). */
 const MEDIA_EXTENSIONS =
   /\.(mp4|m4v|mov|mxf|mkv|avi|mpg|mpeg|ts|m2ts|mts|webm|wmv|flv|3gp|dv|wav|mp3|aac|m4a|flac|aif|aiff|ogg|opus)$/i;
@@ -82,9 +81,8 @@ export class EdgeAgent {
   private stopped = false;
   private endpoints = new Map<number, AgentEndpoint>();
   private readonly lastScan = new Map<number, number>();
-  /** Open sources by endpoint, reopened when the endpoint's settings change. */
-  private readonly sources = new Map<number, { key: string; source: FileSource | { error: string } }>();
-  private readonly health = new Map<number, { at: number; health: EndpointHealth }>();
+  /** Open sources by endpoint, and what each endpoint's report says. */
+  private readonly sources: EndpointSources;
   private reports: EndpointReport[] = [];
   /** Fires when the agent stops: ffmpeg and uploads end, work files stay for the next start. */
   private readonly stopping = new AbortController();
@@ -107,6 +105,11 @@ export class EdgeAgent {
       lost: () => {
         this.takeUp ??= 'retry';
       },
+    });
+    this.sources = new EndpointSources({
+      allowedRoots: settings.allowedRoots ?? [],
+      streamReport: (endpoint) => this.streams.report(endpoint),
+      warnOnce: (id, message) => this.warnOnce(id, message),
     });
   }
 
@@ -155,7 +158,7 @@ export class EdgeAgent {
     await this.streams.idle();
     await this.taking;
     await this.publishing.idle();
-    for (const { source } of this.sources.values()) if ('close' in source) await source.close();
+    await this.sources.close();
   }
 
   private readonly inFlight = new Set<Promise<void>>();
@@ -178,7 +181,7 @@ export class EdgeAgent {
     this.maxConcurrent = configuration.edgeServer.maxConcurrentIngests;
     for (const command of configuration.commands) await this.answer(command);
     this.forgetRescanned(configuration);
-    this.reports = await this.measure(configuration.endpoints);
+    this.reports = await this.sources.measure(configuration.endpoints);
     await this.streams.offer(configuration.endpoints, this.reports);
     await this.scan(configuration);
     await this.takeQueued();
@@ -222,57 +225,6 @@ export class EdgeAgent {
   }
 
   /** The source of an endpoint, opened once per settings. */
-  private sourceOf(endpoint: AgentEndpoint) {
-    const key = JSON.stringify([endpoint.typeId, endpoint.options]);
-    const known = this.sources.get(endpoint.id);
-    if (known?.key === key) return known.source;
-    if (known && 'close' in known.source) void known.source.close();
-    const source = openSource(endpoint, { allowedRoots: this.settings.allowedRoots ?? [] });
-    this.sources.set(endpoint.id, { key, source });
-    this.health.delete(endpoint.id);
-    if ('error' in source)
-      this.warnOnce(`open:${endpoint.id}:${source.error}`, `Endpoint "${endpoint.name}": ${source.error}`);
-    return source;
-  }
-
-  /**
-   * What the heartbeat reports of each endpoint: measured, never assumed (health kept for a few seconds), with
-   * the online switch it was measured under.
-   */
-  private async measure(endpoints: AgentEndpoint[]): Promise<EndpointReport[]> {
-    return Promise.all(
-      endpoints.map(async (endpoint) => ({
-        ...(await this.measureOne(endpoint)),
-        switchedOn: endpoint.online,
-      })),
-    );
-  }
-
-  private async measureOne(endpoint: AgentEndpoint): Promise<EndpointReport> {
-    const now = Date.now();
-    if (endpoint.status === 'disabled')
-      return { endpointId: endpoint.id, online: false, status: 'disabled', message: 'Disabled' };
-    if (!endpoint.online)
-      return { endpointId: endpoint.id, online: false, status: 'warning', message: 'Switched offline' };
-    if (endpointCategory(endpoint.typeId) === 'stream') return this.streams.report(endpoint);
-    const nowhere = endpointDestinationMissing(endpoint);
-    if (nowhere) return { endpointId: endpoint.id, online: false, status: 'warning', message: nowhere };
-    const source = this.sourceOf(endpoint);
-    if ('error' in source)
-      return { endpointId: endpoint.id, online: false, status: 'error', message: source.error };
-    const cached = this.health.get(endpoint.id);
-    if (cached && now - cached.at < HEALTH_TTL_MS) return { endpointId: endpoint.id, ...cached.health };
-    const health = await source.health().catch(
-      (error: unknown): EndpointHealth => ({
-        online: false,
-        status: 'error',
-        message: error instanceof Error ? error.message : String(error),
-      }),
-    );
-    this.health.set(endpoint.id, { at: now, health });
-    return { endpointId: endpoint.id, ...health };
-  }
-
   private async answer(command: AgentCommand) {
     const result = await runCommand(command, {
       cloud: this.cloud,
@@ -307,7 +259,7 @@ export class EdgeAgent {
       if (endpoint.status === 'disabled' || !endpoint.online || stream) continue;
       // Files that would land in no account or folder wait where they are (the endpoint's report says why).
       if (endpointDestinationMissing(endpoint)) continue;
-      const source = this.sourceOf(endpoint);
+      const source = this.sources.sourceOf(endpoint);
       if ('error' in source) continue;
       if (this.reports.find((report) => report.endpointId === endpoint.id)?.status === 'error') continue;
       const now = Date.now();
@@ -386,7 +338,7 @@ export class EdgeAgent {
       if (this.working.has(item.id) || item.isStream) continue;
       const endpoint = item.endpointId != null ? this.endpoints.get(item.endpointId) : undefined;
       if (!endpoint) continue;
-      const source = this.sourceOf(endpoint);
+      const source = this.sources.sourceOf(endpoint);
       if ('error' in source) continue;
       const limit = positive(endpoint.serviceOptions.maxConcurrentFiles, 2);
       if ((perService.get(endpoint.serviceId) ?? 0) >= limit) continue;
