@@ -192,7 +192,7 @@ describe('player', () => {
     expect(box?.width).toBeGreaterThanOrEqual(650);
     // It opens at the top right below the header: the folder tree and the header's controls stay in view.
     const tree = await page.getByRole('tree', { name: 'Folders' }).boundingBox();
-    const header = await page.getByRole('banner').boundingBox();
+    const header = await page.locator('.mantine-AppShell-header').boundingBox();
     expect(box?.x ?? 0).toBeGreaterThanOrEqual((tree?.x ?? 0) + (tree?.width ?? 0));
     expect(box?.y ?? 0).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0));
     await page.getByRole('button', { name: 'Minimise' }).click();

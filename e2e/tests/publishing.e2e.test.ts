@@ -145,7 +145,7 @@ describe('publishing buttons manager', () => {
         hasText: PUBLISH_MESSAGES.buttonFailed('delete', 'Disk full'),
       })
       .boundingBox();
-    const header = await page.getByRole('banner').boundingBox();
+    const header = await page.locator('.mantine-AppShell-header').boundingBox();
     expect(toast).not.toBeNull();
     expect(toast?.y ?? 0).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0));
     await expect
