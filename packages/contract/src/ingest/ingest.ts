@@ -361,6 +361,11 @@ export const unprocessedFileSchema = z.object({
 });
 export type UnprocessedFile = z.infer<typeof unprocessedFileSchema>;
 
+/** An unprocessed file's status as a person reads it (spec2's value stays on the wire). */
+export const UNPROCESSED_STATUS_WORDS: Readonly<Record<UnprocessedFile['status'], string>> = {
+  missingFiles: 'missing files',
+};
+
 export const unprocessedForceSchema = z
   .array(z.strictObject({ id: idSchema, forced: z.boolean() }))
   .min(1)

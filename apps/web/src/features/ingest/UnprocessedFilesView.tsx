@@ -1,5 +1,11 @@
 import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
-import { type Endpoint, formatTableDate, INGEST_MESSAGES, type PageWindow } from '@media/contract';
+import {
+  type Endpoint,
+  formatTableDate,
+  INGEST_MESSAGES,
+  type PageWindow,
+  UNPROCESSED_STATUS_WORDS,
+} from '@media/contract';
 import { useMemo, useState } from 'react';
 import {
   type UnprocessedList,
@@ -60,7 +66,7 @@ export const UnprocessedFilesView = ({
   const columns: DataTableColumn<Row>[] = [
     { id: 'path', header: 'File', width: 320, cell: (row) => <span title={row.path}>{row.path}</span> },
     { id: 'endpoint', header: 'Endpoint', width: 170, cell: (row) => row.endpointName },
-    { id: 'status', header: 'Status', width: 130, cell: (row) => row.status },
+    { id: 'status', header: 'Status', width: 130, cell: (row) => UNPROCESSED_STATUS_WORDS[row.status] },
     {
       id: 'firstSeen',
       header: 'First seen',
