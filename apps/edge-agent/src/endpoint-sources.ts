@@ -60,11 +60,12 @@ export class EndpointSources {
     if (!endpoint.online)
       return { endpointId: endpoint.id, online: false, status: 'warning', message: 'Switched offline' };
     if (endpointCategory(endpoint.typeId) === 'stream') return this.settings.streamReport(endpoint);
-    const nowhere = endpointDestinationMissing(endpoint);
-    if (nowhere) return { endpointId: endpoint.id, online: false, status: 'warning', message: nowhere };
     const source = this.sourceOf(endpoint);
     if ('error' in source)
       return { endpointId: endpoint.id, online: false, status: 'error', message: source.error };
+    // A folder it cannot read is the worse news; one it reads that would feed no account comes next.
+    const nowhere = endpointDestinationMissing(endpoint);
+    if (nowhere) return { endpointId: endpoint.id, online: false, status: 'warning', message: nowhere };
     const cached = this.health.get(endpoint.id);
     if (cached && now - cached.at < HEALTH_TTL_MS) return { endpointId: endpoint.id, ...cached.health };
     const health = await source.health().catch(

@@ -1,12 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { endpointDestinationMissing } from '@media/contract';
 import { EdgeAgent } from '@media/edge-agent';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureLocalEdge } from '../src/modules/agent/local-edge.ts';
 import { edgeCommands, edgeServers, endpoints, services } from '../src/modules/edge/tables.ts';
 import { ingestQueueItems, unprocessedFiles } from '../src/modules/ingest/tables.ts';
+import { makeAccount } from '../src/seed/factories.ts';
 import { buildTestApp, type TestApp, testDriver } from './harness.ts';
 
 /**
@@ -63,12 +65,30 @@ describe(`local edge agent (${testDriver()})`, () => {
     });
   });
 
-  it('queues a dropped video and ingests it: duration, proxy size, thumbnail and log', async () => {
+  it('keeps a dropped video waiting until the endpoint has an account, then ingests it: duration, proxy size, thumbnail and log', async () => {
+    await agent.tick();
+    await agent.tick();
+    await agent.idle();
+    // As `npm start` makes it, the endpoint feeds no account: the files wait, and the endpoint says why.
+    expect(await items()).toEqual([]);
+    const [waiting] = await t.ctx.db
+      .select()
+      .from(endpoints)
+      .where(eq(endpoints.name, 'Local arrivals folder'));
+    expect(waiting).toMatchObject({
+      status: 'warning',
+      statusMessage: endpointDestinationMissing({ accountId: null }),
+    });
+    const account = await makeAccount(t.ctx.db);
+    await t.ctx.db
+      .update(endpoints)
+      .set({ accountId: account.id })
+      .where(eq(endpoints.id, waiting?.id ?? 0));
     await agent.tick();
     await agent.tick();
     await agent.idle();
     const [clip] = (await items()).filter((item) => item.sourceName === 'clip.mp4');
-    // No account: the default ingest format (PAL wide, standard), never above the source's 240 lines.
+    // The account has no ingest formats: the default one (PAL wide, standard), never above the source's 240 lines.
     expect(clip).toMatchObject({ status: 'ingested', clipName: 'clip', proxyWidth: 426, proxyHeight: 240 });
     expect(clip?.duration).toBeGreaterThan(1.5);
     expect(clip?.fileSize).toBe(fs.statSync(path.join(local.folders.arrivals, 'clip.mp4')).size);
