@@ -49,22 +49,7 @@ export const idParamSchema = z.object({ id: idTextSchema });
 
 export const okSchema = resultsOf(z.object({ ok: z.literal(true) }));
 
-/** Error codes shared by server and client. */
-export const ERROR_CODES = {
-  validation: 'validation',
-  unauthenticated: 'unauthenticated',
-  forbidden: 'forbidden',
-  notFound: 'not_found',
-  conflict: 'conflict',
-  csrf: 'csrf',
-  apiVersion: 'apiversion',
-  rateLimited: 'rate_limited',
-  tooLarge: 'too_large',
-  unsupportedMediaType: 'unsupported_media_type',
-  internal: 'internal',
-  /** 503: the database connection was lost mid-request; the request may be repeated. */
-  unavailable: 'unavailable',
-} as const;
+export { ERROR_CODES } from './error-codes.ts';
 
 /** The message of a 503 answer when the database connection was lost (DESIGN "Persistence and faults"). */
 export const MSG_DATABASE_UNAVAILABLE = 'The database is not reachable at the moment; please try again.';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from './envelope.ts';
+import { ERROR_CODES } from './error-codes.ts';
 import { errorText, errorWhile } from './error-text.ts';
 
 describe('error text (spec2 §8)', () => {

@@ -1,5 +1,5 @@
 import { MSG_GENERIC_ERROR } from '../auth/messages.ts';
-import { ERROR_CODES } from './envelope.ts';
+import { ERROR_CODES } from './error-codes.ts';
 
 /** An answer without the shape the API promises (spec2 §5: no `results`). */
 export const MSG_UNEXPECTED_RESPONSE = 'Unexpected response from cloud';
