@@ -9,6 +9,10 @@ import {
 import { createReloginCoordinator, type ReloginCoordinator } from './relogin.ts';
 import { appSettings } from './settings.ts';
 
+/** The server refused the read or has nothing the person can see there (403, 404): asking again will not help. */
+export const isRefusedOrMissing = (error: unknown) =>
+  error instanceof ApiError && (error.status === 403 || error.status === 404);
+
 export class ApiError extends Error {
   constructor(
     message: string,

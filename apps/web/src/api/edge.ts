@@ -179,9 +179,10 @@ export const useServiceTemplates = (edgeServerId: number) =>
     retry: false,
   });
 
-export const useService = (serviceId: number) =>
+export const useService = (serviceId: number, options: { enabled?: boolean } = {}) =>
   useQuery({
     queryKey: [...EDGE_QUERY_KEY, 'service', serviceId],
+    enabled: options.enabled,
     queryFn: () => apiFetch<Service>(`/api/services/${serviceId}`),
   });
 

@@ -17,9 +17,11 @@ export const useUploads = (
   accountId: number,
   kind: UploadKind | undefined,
   page: { offset: number; limit: number },
+  options: { enabled?: boolean } = {},
 ) =>
   useQuery({
     queryKey: [...uploadsKey(accountId, kind), page],
+    enabled: options.enabled,
     queryFn: () => {
       const query = new URLSearchParams({ offset: String(page.offset), limit: String(page.limit) });
       if (kind) query.set('kind', kind);

@@ -11,7 +11,7 @@ import { LAYERS } from '@media/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { RouterProvider } from 'react-router';
-import { relogin } from '../api/client.ts';
+import { ApiError, relogin } from '../api/client.ts';
 import { Deferred, lazyNamed } from '../ui/deferred.tsx';
 import { router } from './router.tsx';
 
@@ -30,7 +30,14 @@ const theme = createTheme({
     Popover: { defaultProps: { zIndex: LAYERS.popover } satisfies Partial<PopoverProps> },
   },
 });
-const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
+/** A read the server refused or could not find (4xx) gets the same answer again: only failures are retried. */
+const QUERY_RETRIES = 3;
+const retryRead = (count: number, error: Error) =>
+  !(error instanceof ApiError && error.status < 500) && count < QUERY_RETRIES;
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { refetchOnWindowFocus: false, retry: retryRead } },
+});
 
 const Toasts = lazyNamed(async () => (await import('./Toasts.tsx')).Toasts);
 const ModalsHost = lazyNamed(async () => (await import('./ModalsHost.tsx')).ModalsHost);

@@ -7,9 +7,9 @@ import { NotificationsPopover } from '../features/notifications/NotificationsPop
 import { StatusPopover } from '../features/status/StatusPopover.tsx';
 import { Deferred, lazyNamed } from '../ui/deferred.tsx';
 import { HEADER_HEIGHT } from '../ui/layout.ts';
+import { NotForRolePage } from '../ui/MessagePage.tsx';
 import { UnsavedChangesGuard } from '../ui/unsaved-changes.tsx';
 import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
-import { NotForRolePage } from './NotForRolePage.tsx';
 import { NAVIGATION, pageNotForRole, SECTION_LABELS } from './navigation.ts';
 import { PageLoader } from './PageLoader.tsx';
 import { ReloadMessage } from './ReloadMessage.tsx';

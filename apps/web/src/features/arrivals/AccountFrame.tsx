@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useAccountById } from '../../api/arrivals.ts';
 import { ApiError } from '../../api/client.ts';
+import { NotForRolePage } from '../../ui/MessagePage.tsx';
 import { accountSettingsPath } from '../accounts/account-paths.ts';
 
 /** The account of an `/accounts/{accountId}/…` page, with its loading and error states and a title. */
@@ -11,11 +12,14 @@ export const AccountFrame = ({
   accountId,
   title,
   actions,
+  managersOnly = false,
   children,
 }: {
   accountId: number;
   title: string;
   actions?: ReactNode;
+  /** The page is the account managers' (account.manage): others read so instead of a refused fetch. */
+  managersOnly?: boolean;
   children: (account: Account) => ReactNode;
 }) => {
   const account = useAccountById(accountId);
@@ -36,6 +40,8 @@ export const AccountFrame = ({
       </Alert>
     );
   }
+  if (managersOnly && !account.data.access.canManage)
+    return <NotForRolePage page={`The ${title.toLowerCase()} page of ${account.data.name}`} />;
   return (
     <Stack maw={1280}>
       <Group justify="space-between" align="flex-end">

@@ -24,6 +24,7 @@ export const ArrivalsPage = () => {
     <AccountFrame
       accountId={accountId}
       title="Arrivals folders"
+      managersOnly
       actions={
         <Button component={Link} to={EDGE_LINKS.accountIngestQueue(accountId)} variant="default">
           Ingest queue

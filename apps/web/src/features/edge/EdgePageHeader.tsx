@@ -2,7 +2,9 @@ import { Alert, Anchor, Breadcrumbs, Loader, Stack, Text, Title } from '@mantine
 import { EDGE_LINKS, type EdgeContext, type EdgeServer } from '@media/contract';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { isRefusedOrMissing } from '../../api/client.ts';
 import { useEdgeServer } from '../../api/edge.ts';
+import { NotForRolePage } from '../../ui/MessagePage.tsx';
 import { ConnectionBadge } from './EdgeCard.tsx';
 
 /** Where "Edge servers" leads back to from an edge's pages, by the page's context. */
@@ -30,6 +32,7 @@ export const EdgePageFrame = (props: {
 }) => {
   const edge = useEdgeServer(props.edgeServerId);
   if (edge.isPending) return <Loader aria-label="Loading" />;
+  if (isRefusedOrMissing(edge.error)) return <NotForRolePage page={`Edge server ${props.edgeServerId}`} />;
   if (edge.isError)
     return (
       <Alert color="red" role="alert">

@@ -9,7 +9,7 @@ import {
 } from '@media/contract';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { useEndpointTypes, useService, useServiceEndpoints } from '../../api/edge.ts';
+import { useEdgeServer, useEndpointTypes, useService, useServiceEndpoints } from '../../api/edge.ts';
 import { EdgePageFrame, InvalidContext } from './EdgePageHeader.tsx';
 import { EndpointCard, type EndpointForm, endpointForm } from './EndpointCard.tsx';
 import { hashId, temporaryId, useEdgePageContext } from './edge-page.ts';
@@ -157,7 +157,8 @@ const Endpoints = ({ serviceId, context }: { serviceId: number; context: EdgeCon
 };
 
 const ServiceEndpoints = (props: { edgeServerId: number; serviceId: number; context: EdgeContext }) => {
-  const service = useService(props.serviceId);
+  // Asked once the edge server is known to be the person's to see (the frame says so otherwise).
+  const service = useService(props.serviceId, { enabled: useEdgeServer(props.edgeServerId).isSuccess });
   return (
     <EdgePageFrame
       edgeServerId={props.edgeServerId}

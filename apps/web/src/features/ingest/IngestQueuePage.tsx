@@ -3,7 +3,9 @@ import { EDGE_LINKS, type EdgeContext, type IngestQueueMode, parseEdgeContext } 
 import type { ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useArrivalsFolderChoices } from '../../api/arrivals.ts';
+import { isRefusedOrMissing } from '../../api/client.ts';
 import { type QueueScope, useQueueEdgeServer } from '../../api/ingest.ts';
+import { NotForRolePage } from '../../ui/MessagePage.tsx';
 import { AccountFrame } from '../arrivals/AccountFrame.tsx';
 import { EndpointQueue } from './EndpointQueue.tsx';
 import { IngestQueueView } from './IngestQueueView.tsx';
@@ -70,7 +72,7 @@ export const IngestQueuePage = () => {
   const accountId = Number(params.accountId);
   const folderId = params.arrivalsFolderId === undefined ? undefined : Number(params.arrivalsFolderId);
   return (
-    <AccountFrame accountId={accountId} title="Ingest queue">
+    <AccountFrame accountId={accountId} title="Ingest queue" managersOnly>
       {() => (
         <Stack gap="sm">
           <FolderChooser accountId={accountId} folderId={folderId} mode={mode} />
@@ -142,14 +144,37 @@ const EdgeQueue = ({
   children: (scope: QueueScope) => ReactNode;
 }) => {
   const context = useEdgeContext();
-  const edge = useQueueEdgeServer(edgeServerId);
   if ('error' in context) return invalid(context.error);
   if (!Number.isInteger(edgeServerId) || edgeServerId <= 0)
     return invalid('This address names no edge server.');
   return (
+    <EdgeQueueFrame title="Ingest queue" edgeServerId={edgeServerId} context={context.context}>
+      {children({ kind: 'edge', edgeServerId })}
+    </EdgeQueueFrame>
+  );
+};
+
+/**
+ * An edge server's queue page: its content asks the server only once the edge server has loaded, and an edge
+ * server the person may not see says so instead.
+ */
+export const EdgeQueueFrame = ({
+  title,
+  edgeServerId,
+  context,
+  children,
+}: {
+  title: string;
+  edgeServerId: number;
+  context: EdgeContext;
+  children: ReactNode;
+}) => {
+  const edge = useQueueEdgeServer(edgeServerId);
+  if (isRefusedOrMissing(edge.error)) return <NotForRolePage page={`Edge server ${edgeServerId}`} />;
+  return (
     <Stack maw={1280}>
-      <EdgeTitle title="Ingest queue" edge={edge} context={context.context} edgeServerId={edgeServerId} />
-      {edge.isError ? null : children({ kind: 'edge', edgeServerId })}
+      <EdgeTitle title={title} edge={edge} context={context} edgeServerId={edgeServerId} />
+      {edge.data && children}
     </Stack>
   );
 };

@@ -1,7 +1,7 @@
-import { Alert, Stack } from '@mantine/core';
+import { Alert } from '@mantine/core';
 import { useParams } from 'react-router';
-import { useQueueEdgeServer, useQueueEndpoints } from '../../api/ingest.ts';
-import { EdgeTitle, useEdgeContext } from './IngestQueuePage.tsx';
+import { useQueueEndpoints } from '../../api/ingest.ts';
+import { EdgeQueueFrame, useEdgeContext } from './IngestQueuePage.tsx';
 import { UnprocessedFilesView } from './UnprocessedFilesView.tsx';
 
 /** `/edge/{edgeServerId}/unprocessedFiles?context=`: the unprocessed files of the edge's endpoints. */
@@ -24,17 +24,19 @@ const EdgeUnprocessed = ({
   edgeServerId: number;
   context: 'cloud' | 'site' | 'user';
 }) => {
-  const edge = useQueueEdgeServer(edgeServerId);
+  return (
+    <EdgeQueueFrame title="Unprocessed files" edgeServerId={edgeServerId} context={context}>
+      <EdgeUnprocessedFiles edgeServerId={edgeServerId} />
+    </EdgeQueueFrame>
+  );
+};
+
+const EdgeUnprocessedFiles = ({ edgeServerId }: { edgeServerId: number }) => {
   const endpoints = useQueueEndpoints({ kind: 'edge', edgeServerId });
   return (
-    <Stack maw={1280}>
-      <EdgeTitle title="Unprocessed files" edge={edge} context={context} edgeServerId={edgeServerId} />
-      {!edge.isError && (
-        <UnprocessedFilesView
-          endpoints={endpoints.data?.results}
-          endpointsError={endpoints.error ? endpoints.error.message : null}
-        />
-      )}
-    </Stack>
+    <UnprocessedFilesView
+      endpoints={endpoints.data?.results}
+      endpointsError={endpoints.error ? endpoints.error.message : null}
+    />
   );
 };

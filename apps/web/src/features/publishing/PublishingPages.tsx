@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useAccountByName } from '../../api/accounts.ts';
 import { ApiError } from '../../api/client.ts';
-import { useSite } from '../../api/organisation.ts';
+import { useSite, useSitePermissions } from '../../api/organisation.ts';
+import { NotForRolePage } from '../../ui/MessagePage.tsx';
 import { accountSettingsPath } from '../accounts/account-paths.ts';
 import { PublishingButtonsManager } from './PublishingButtonsManager.tsx';
 
@@ -64,8 +65,12 @@ export const AccountPublishingPage = () => {
 export const SitePublishingPage = () => {
   const siteId = Number(useParams().siteId);
   const site = useSite(siteId);
-  if (site.isPending) return <Loader aria-label="Loading" />;
+  const permissions = useSitePermissions(siteId);
+  if (site.isPending || permissions.isPending) return <Loader aria-label="Loading" />;
   if (site.isError) return loadFailure(site.error, 'Site', 'There is no such site that you can see.');
+  // Only the site's managers reach its buttons at all: others read so rather than meet a refused fetch.
+  if (!permissions.data?.canManage)
+    return <NotForRolePage page={`The publishing buttons page of ${site.data.name}`} />;
   return (
     <Frame
       owner={
@@ -77,7 +82,6 @@ export const SitePublishingPage = () => {
         </>
       }
     >
-      {/* Only the site's managers reach its buttons at all (the server answers 403 or 404 to others). */}
       <PublishingButtonsManager
         key={siteId}
         ctx={{ scope: 'sites', scopeId: siteId }}

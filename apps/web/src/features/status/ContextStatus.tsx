@@ -11,6 +11,7 @@ import {
   Text,
 } from '@mantine/core';
 import {
+  type Account,
   STATUS_WIDGET_MESSAGES,
   type StatusWidgetRow,
   statusFetchFailed,
@@ -22,7 +23,7 @@ import { Link } from 'react-router';
 import { useAccountByName } from '../../api/accounts.ts';
 import { useAccountById } from '../../api/arrivals.ts';
 import { ApiError } from '../../api/client.ts';
-import { useSite } from '../../api/organisation.ts';
+import { useSite, useSitePermissions } from '../../api/organisation.ts';
 import { type StatusContext, useStatus } from '../../api/status.ts';
 import type { PageContext } from './StatusPopover.tsx';
 
@@ -132,20 +133,23 @@ const ContextStatus = ({ context, label }: { context: StatusContext; label: stri
   );
 };
 
-const AccountByNameStatus = ({ name }: { name: string }) => {
-  const account = useAccountByName(name);
-  return account.data ? (
-    <ContextStatus context={{ kind: 'account', id: account.data.id }} label={name} />
+/** Only those who manage the account see its status (spec1 §2): for others there is no button, and no call. */
+const AccountStatus = ({ account }: { account: Account | undefined }) =>
+  account?.access.canManage ? (
+    <ContextStatus context={{ kind: 'account', id: account.id }} label={account.name} />
+  ) : null;
+
+const AccountByNameStatus = ({ name }: { name: string }) => (
+  <AccountStatus account={useAccountByName(name).data} />
+);
+const AccountByIdStatus = ({ id }: { id: number }) => <AccountStatus account={useAccountById(id).data} />;
+const SiteStatus = ({ id }: { id: number }) => {
+  const site = useSite(id);
+  const may = useSitePermissions(id);
+  return site.data && may.data?.canManage ? (
+    <ContextStatus context={{ kind: 'site', id }} label={site.data.name} />
   ) : null;
 };
-
-/** Pages named by id (`/accounts/{id}/arrivals`, `/site/{id}/`): titled by name once it is known. */
-const AccountByIdStatus = ({ id }: { id: number }) => (
-  <ContextStatus context={{ kind: 'account', id }} label={useAccountById(id).data?.name ?? `account ${id}`} />
-);
-const SiteStatus = ({ id }: { id: number }) => (
-  <ContextStatus context={{ kind: 'site', id }} label={useSite(id).data?.name ?? `site ${id}`} />
-);
 
 /** The status button of the page's account or site; nothing for those who may not see it. */
 export const PageStatus = ({ context }: { context: PageContext }) => {

@@ -61,9 +61,11 @@ export const UploadAllowed = ({
   kind?: UploadKind;
   children: ReactNode;
 }) => {
-  const access = useUploads(account.id, kind, { offset: 0, limit: 1 });
-  const refused = access.error instanceof ApiError && access.error.status === 403;
-  if (access.isPending) return <Loader aria-label="Loading" />;
+  // Metadata mappings are the managers' (account.manage, as the server decides): others need not ask.
+  const mayAsk = kind !== 'metadataMapping' || account.access.canManage;
+  const access = useUploads(account.id, kind, { offset: 0, limit: 1 }, { enabled: mayAsk });
+  const refused = !mayAsk || (access.error instanceof ApiError && access.error.status === 403);
+  if (mayAsk && access.isPending) return <Loader aria-label="Loading" />;
   if (refused || access.data?.mayUpload === false)
     return (
       <Alert color="gray" data-testid="upload-not-for-role">

@@ -13,3 +13,12 @@ export const MessagePage = ({ title, text, testId }: { title: string; text: stri
     </Stack>
   </Center>
 );
+
+/** A page, or the subject of a page, a role may not use, reached by its address: said plainly, with the way back. */
+export const NotForRolePage = ({ page }: { page: string }) => (
+  <MessagePage
+    title={`${page} is not available to your role`}
+    text="Ask an administrator if you need it."
+    testId="not-for-role"
+  />
+);
