@@ -1,4 +1,4 @@
-import { ActionIcon, Group, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Group, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useRef, useState } from 'react';
 
 type ClickToEditProps = {
@@ -50,11 +50,12 @@ export const ClickToEdit = ({ value, onSubmit, label, maxLength, validate }: Cli
           setDraft(value);
           setEditing(true);
         }}
-        aria-label={`Edit ${label}`}
       >
+        {/* Named by its content, so that the name a person hears holds the value they see (WCAG 2.5.3). */}
         <Group gap={4}>
+          <VisuallyHidden>Edit {label}: </VisuallyHidden>
           <Text>{value}</Text>
-          <Text c="dimmed" size="xs">
+          <Text c="dimmed" size="xs" aria-hidden>
             ✎
           </Text>
         </Group>

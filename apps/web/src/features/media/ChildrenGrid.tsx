@@ -88,20 +88,21 @@ export const ChildrenGrid = (props: ChildrenViewProps) => {
                   <Text size="sm" fw={500} truncate mt={4}>
                     {name}
                   </Text>
-                  {node.searchKey !== null && (
-                    <Text size="xs" c="dimmed" truncate title={node.path}>
-                      {node.path}
-                    </Text>
-                  )}
-                  <Group justify="space-between" gap={4} wrap="nowrap">
-                    <Text size="xs" c="dimmed">
-                      {formatNodeDate(new Date(node.createdTime))}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      {node.duration === null ? node.displayType : durationFilter(node.duration)}
-                    </Text>
-                  </Group>
                 </UnstyledButton>
+                {/* Beside the button, whose name is the node's name alone (WCAG 2.5.3, label in name). */}
+                {node.searchKey !== null && (
+                  <Text size="xs" c="dimmed" truncate title={node.path}>
+                    {node.path}
+                  </Text>
+                )}
+                <Group justify="space-between" gap={4} wrap="nowrap">
+                  <Text size="xs" c="dimmed">
+                    {formatNodeDate(new Date(node.createdTime))}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {node.duration === null ? node.displayType : durationFilter(node.duration)}
+                  </Text>
+                </Group>
               </Paper>
             </li>
           );

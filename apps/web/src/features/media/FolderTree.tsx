@@ -56,8 +56,13 @@ export const FolderTree = (props: TreeProps) => {
     else if (action === 'previous') items[index - 1]?.focus();
     else if (action === 'expand') props.onToggle(path, true);
     else if (action === 'collapse') props.onToggle(path, false);
-    else if (action === 'parent') item.parentElement?.closest<HTMLElement>(ITEM)?.focus();
-    else if (item.dataset.selectable === 'false')
+    else if (action === 'parent') {
+      const level = Number(item.getAttribute('aria-level'));
+      items
+        .slice(0, index)
+        .findLast((candidate) => Number(candidate.getAttribute('aria-level')) === level - 1)
+        ?.focus();
+    } else if (item.dataset.selectable === 'false')
       props.onToggle(path, item.getAttribute('aria-expanded') !== 'true');
     else props.onSelect(path);
   };
@@ -237,66 +242,70 @@ const TreeRow = ({ path, name, level, expandable, open, selected, selectable = t
     },
   );
   const inviting = row.invites && dragging && !target.over;
+  // The item's children follow it rather than sit inside it: its name is then all the text it shows
+  // (WCAG 2.5.3); the levels say which item holds which.
   return (
-    <Box
-      role="treeitem"
-      aria-label={name}
-      aria-level={level}
-      aria-selected={selected}
-      aria-expanded={expandable ? open : undefined}
-      data-path={path}
-      data-expandable={expandable}
-      data-selectable={selectable}
-      tabIndex={selected ? 0 : -1}
-      style={{ outlineOffset: -2 }}
-    >
-      <Group
-        gap={2}
-        wrap="nowrap"
-        pl={(level - 1) * 14}
-        bg={target.over || selected ? 'var(--mantine-primary-color-light)' : undefined}
-        data-drop-target={row.dropEffect && onDropNodes ? (target.over ? 'over' : 'ready') : undefined}
-        style={{
-          borderRadius: 4,
-          outline: target.over
-            ? '2px dashed var(--mantine-primary-color-filled)'
-            : inviting
-              ? '1px dashed var(--mantine-color-dimmed)'
-              : undefined,
-          outlineOffset: -2,
-        }}
-        {...target.props}
+    <>
+      <Box
+        role="treeitem"
+        aria-label={name}
+        aria-level={level}
+        aria-selected={selected}
+        aria-expanded={expandable ? open : undefined}
+        data-path={path}
+        data-expandable={expandable}
+        data-selectable={selectable}
+        tabIndex={selected ? 0 : -1}
+        style={{ outlineOffset: -2 }}
       >
-        <UnstyledButton
-          tabIndex={-1}
-          aria-label={open ? `Collapse ${name}` : `Expand ${name}`}
-          onClick={() => onToggle(path, !open)}
-          w={18}
-          ta="center"
-          c="dimmed"
-          style={{ visibility: expandable ? 'visible' : 'hidden' }}
+        <Group
+          gap={2}
+          wrap="nowrap"
+          pl={(level - 1) * 14}
+          bg={target.over || selected ? 'var(--mantine-primary-color-light)' : undefined}
+          data-drop-target={row.dropEffect && onDropNodes ? (target.over ? 'over' : 'ready') : undefined}
+          style={{
+            borderRadius: 4,
+            outline: target.over
+              ? '2px dashed var(--mantine-primary-color-filled)'
+              : inviting
+                ? '1px dashed var(--mantine-color-dimmed)'
+                : undefined,
+            outlineOffset: -2,
+          }}
+          {...target.props}
         >
-          {open ? '▾' : '▸'}
-        </UnstyledButton>
-        <UnstyledButton
-          tabIndex={-1}
-          aria-label={`Open ${name}`}
-          onClick={row.onOpen}
-          py={2}
-          px={4}
-          style={{ flex: 1, minWidth: 0 }}
-        >
-          <Group gap={6} wrap="nowrap">
-            <Box c={row.dropEffect === 'copy' || !selectable ? 'teal.7' : 'yellow.7'} display="flex">
-              {row.icon}
-            </Box>
-            <Text size="sm" truncate fw={selected ? 600 : undefined}>
-              {name}
-            </Text>
-          </Group>
-        </UnstyledButton>
-      </Group>
+          <UnstyledButton
+            tabIndex={-1}
+            aria-label={open ? `Collapse ${name}` : `Expand ${name}`}
+            onClick={() => onToggle(path, !open)}
+            w={18}
+            ta="center"
+            c="dimmed"
+            style={{ visibility: expandable ? 'visible' : 'hidden' }}
+          >
+            {open ? '▾' : '▸'}
+          </UnstyledButton>
+          <UnstyledButton
+            tabIndex={-1}
+            aria-label={`Open ${name}`}
+            onClick={row.onOpen}
+            py={2}
+            px={4}
+            style={{ flex: 1, minWidth: 0 }}
+          >
+            <Group gap={6} wrap="nowrap">
+              <Box c={row.dropEffect === 'copy' || !selectable ? 'teal.7' : 'yellow.7'} display="flex">
+                {row.icon}
+              </Box>
+              <Text size="sm" truncate fw={selected ? 600 : undefined}>
+                {name}
+              </Text>
+            </Group>
+          </UnstyledButton>
+        </Group>
+      </Box>
       {row.children}
-    </Box>
+    </>
   );
 };

@@ -18,29 +18,30 @@ export const NotificationsPopover = ({ userId }: { userId: number }) => {
   const [opened, setOpened] = useState(false);
 
   const trigger = (
-    <Indicator label={items.length} size={16} disabled={items.length === 0} data-testid="notifications-count">
-      <Button
-        variant="subtle"
-        size="xs"
-        aria-label={`Notifications (${items.length})`}
-        onClick={() => setOpened((open) => !open)}
-      >
-        Notifications
-      </Button>
-    </Indicator>
+    <Button
+      variant="subtle"
+      size="xs"
+      aria-label={`Notifications (${items.length})`}
+      onClick={() => setOpened((open) => !open)}
+    >
+      Notifications
+    </Button>
   );
 
+  // The count is drawn around the popover's target: the button carries the popup's ARIA, not the drawing.
   return (
-    <Deferred fallback={trigger}>
-      <NotificationsDropdown
-        trigger={trigger}
-        opened={opened}
-        onChange={setOpened}
-        items={items}
-        pending={notifications.isPending}
-        error={notifications.isError ? notifications.error : null}
-        onAcknowledge={(id) => acknowledge.mutate(id)}
-      />
-    </Deferred>
+    <Indicator label={items.length} size={16} disabled={items.length === 0} data-testid="notifications-count">
+      <Deferred fallback={trigger}>
+        <NotificationsDropdown
+          trigger={trigger}
+          opened={opened}
+          onChange={setOpened}
+          items={items}
+          pending={notifications.isPending}
+          error={notifications.isError ? notifications.error : null}
+          onAcknowledge={(id) => acknowledge.mutate(id)}
+        />
+      </Deferred>
+    </Indicator>
   );
 };

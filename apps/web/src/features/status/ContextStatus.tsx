@@ -71,19 +71,14 @@ const ContextStatus = ({ context, label }: { context: StatusContext; label: stri
   const rows = statusWidgetRows(items, showAll);
   return (
     <Popover width={420} position="bottom-end" shadow="md" withinPortal trapFocus returnFocus>
-      <Popover.Target>
-        <Indicator
-          label={problems}
-          size={16}
-          color="red"
-          disabled={problems === 0}
-          data-testid="status-count"
-        >
+      {/* The count is drawn around the target: the button carries the popup's ARIA, not the drawing. */}
+      <Indicator label={problems} size={16} color="red" disabled={problems === 0} data-testid="status-count">
+        <Popover.Target>
           <Button variant="subtle" size="xs" aria-label={`Status (${problems} problems)`}>
             Status
           </Button>
-        </Indicator>
-      </Popover.Target>
+        </Popover.Target>
+      </Indicator>
       <Popover.Dropdown data-testid="status-popover">
         <Group justify="space-between" mb="xs">
           <Text fw={600} size="sm">

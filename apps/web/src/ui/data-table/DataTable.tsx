@@ -20,6 +20,7 @@ import { DragSelectArea } from '../DragSelectArea.tsx';
 import { ellipsisIfText } from '../Ellipsis.tsx';
 import { Paginator } from '../Paginator.tsx';
 import { OptionalColumnsMenu } from './OptionalColumnsMenu.tsx';
+import { moveFocusBetweenRows } from './table-keys.ts';
 import { useWindowHeight } from './useWindowHeight.ts';
 
 const features = tableFeatures({
@@ -270,7 +271,7 @@ export const DataTable = <T extends RowData>(props: DataTableProps<T>) => {
                   </Table.Tr>
                 ))}
               </Table.Thead>
-              <Table.Tbody>
+              <Table.Tbody onKeyDown={moveFocusBetweenRows}>
                 {tableRows.length === 0 && !props.loading && !props.error && (
                   <Table.Tr>
                     <Table.Td colSpan={colSpan}>
