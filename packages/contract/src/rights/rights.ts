@@ -68,17 +68,3 @@ export const emptyRights = (userId: number): RightsSnapshot => ({
   accountManager: new Set(),
   accounts: new Set(),
 });
-
-/** The rights a signed-in user's `/api/me` lists, as the snapshot the rule reads. */
-export const rightsOfMe = (me: {
-  id: number;
-  rights: Record<'admin' | 'resellers' | 'siteGroups' | 'sites' | 'accountManager' | 'accounts', number[]>;
-}): RightsSnapshot => ({
-  userId: me.id,
-  admin: me.rights.admin.length > 0,
-  resellers: new Set(me.rights.resellers),
-  siteGroups: new Set(me.rights.siteGroups),
-  sites: new Set(me.rights.sites),
-  accountManager: new Set(me.rights.accountManager),
-  accounts: new Set(me.rights.accounts),
-});

@@ -1,6 +1,7 @@
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { NODE_NAME_MAX, nodeRenameSchema } from '@media/contract';
 import { type FormEvent, useState } from 'react';
+import { useReturnFocusOnUnmount } from '../../ui/useReturnFocus.ts';
 
 /** The contract's name rule, so the dialog says what the server would before it is asked. */
 const nameError = (name: string) => {
@@ -20,6 +21,7 @@ type NameDialogProps = {
 
 /** New folder and Rename: one name, checked as typed, the server's refusal shown in place. */
 export const NameDialog = (props: NameDialogProps) => {
+  useReturnFocusOnUnmount();
   const [name, setName] = useState(props.initialName ?? '');
   const [touched, setTouched] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);

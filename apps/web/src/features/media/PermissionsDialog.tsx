@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useAccountRoles } from '../../api/account-access.ts';
 import { useNodeMutations } from '../../api/nodes.ts';
 import { showAlert } from '../../ui/alerts.tsx';
+import { useReturnFocusOnUnmount } from '../../ui/useReturnFocus.ts';
 import {
   PERMISSION_OPTIONS,
   type PermissionChoice,
@@ -21,6 +22,7 @@ export const PermissionsDialog = ({
   siteId: number | undefined;
   onClose: () => void;
 }) => {
+  useReturnFocusOnUnmount();
   const roles = useAccountRoles(siteId);
   return (
     <Modal opened onClose={onClose} title={`Folder permissions of ${folder.name}`} centered size="lg">

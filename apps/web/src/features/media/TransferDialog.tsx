@@ -16,6 +16,7 @@ import { useEffect, useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { useNodeListing, useTransfer, useTransferTypes } from '../../api/nodes.ts';
 import { showAlert } from '../../ui/alerts.tsx';
+import { useReturnFocusOnUnmount } from '../../ui/useReturnFocus.ts';
 import { childrenOf } from './listing-query.ts';
 import { breadcrumbsOf } from './media-address.ts';
 import { NodeIcon } from './NodeIcon.tsx';
@@ -47,6 +48,7 @@ export const TransferDialog = ({
   onDone: (operation: TransferOperation) => void;
   onClose: () => void;
 }) => {
+  useReturnFocusOnUnmount();
   const [at, setAt] = useState(startPath);
   const [destination, setDestination] = useState<string | null>(null);
   const listing = useNodeListing({ path: at, childOrder: 'alphabetical', types: ['folder'] });

@@ -34,11 +34,14 @@ export const PublishedItems = ({ buttonId, buttonName }: { buttonId: number; but
       <Button size="compact-xs" variant="subtle" onClick={() => setOpen(true)}>
         Published items
       </Button>
-      {open && (
-        <Modal opened onClose={() => setOpen(false)} title={`Published items of ${buttonName}`} size="xl">
-          <PublishedItemsList buttonId={buttonId} />
-        </Modal>
-      )}
+      <Modal
+        opened={open}
+        onClose={() => setOpen(false)}
+        title={`Published items of ${buttonName}`}
+        size="xl"
+      >
+        <PublishedItemsList buttonId={buttonId} />
+      </Modal>
     </>
   );
 };

@@ -17,11 +17,9 @@ export const RecycleBin = ({ ctx }: { ctx: PublishContext }) => {
       <Button variant="default" onClick={() => setOpen(true)}>
         Recycle Bin
       </Button>
-      {open && (
-        <Modal opened onClose={() => setOpen(false)} title="Recycle Bin" size="lg">
-          <RecycleBinList ctx={ctx} />
-        </Modal>
-      )}
+      <Modal opened={open} onClose={() => setOpen(false)} title="Recycle Bin" size="lg">
+        <RecycleBinList ctx={ctx} />
+      </Modal>
     </>
   );
 };
