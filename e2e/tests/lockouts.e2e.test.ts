@@ -103,6 +103,15 @@ describe('sign-in lock-outs page (DataTable)', () => {
     await page.getByText('Lifted 1 lock-out (×2)').waitFor();
     expect(await page.getByText(/^Lifted 1 lock-out/).count()).toBe(1);
     await expect.poll(() => page.getByTestId('alert-count-success').textContent()).toBe('3');
+    // Pressed, the counts list the alerts behind them (issue 18 item 3), which can be cleared.
+    await page.getByTestId('alert-counts').click();
+    const alertsList = page.getByTestId('alerts-list');
+    await alertsList.getByText('Lifted 1 lock-out (×2)').waitFor();
+    await alertsList.getByText('Lifted 10 lock-outs').waitFor();
+    await page.waitForTimeout(400); // let the list finish fading in
+    await screenshot(page, 'alerts-list');
+    await alertsList.getByRole('button', { name: 'Clear all' }).click();
+    await expect.poll(() => page.getByTestId('alert-counts').count()).toBe(0);
     await page.getByTestId('data-table-empty').waitFor();
     expect(await page.getByTestId('data-table-empty').textContent()).toBe('Nobody is locked out');
     await screenshot(page, 'lockouts-empty');
