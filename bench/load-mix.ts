@@ -223,8 +223,12 @@ const watchRequests = () => {
   };
 };
 
-const runOn = (driver: 'pglite' | 'postgres') =>
-  withBenchServer(driver, 'load-mix', async ({ ctx, start }) => {
+/** What the list clients waited under the mixed load (autocannon's latencies, ms). */
+export type MixedLoadResult = { listsP50: number; listsP99: number; listsPerSecond: number };
+
+/** The mixed load on one driver for `durationSeconds`; prints where the wait goes, answers the lists' wait. */
+export const runLoadMixOn = (driver: 'pglite' | 'postgres', durationSeconds = DURATION_S) =>
+  withBenchServer(driver, 'load-mix', async ({ ctx, start }): Promise<MixedLoadResult> => {
     const people = await seed(ctx);
     const requests = watchRequests();
     const { app } = await start();
@@ -283,7 +287,7 @@ const runOn = (driver: 'pglite' | 'postgres') =>
     const lists = await autocannon({
       url: base,
       connections: LIST_CONNECTIONS,
-      duration: DURATION_S,
+      duration: durationSeconds,
       workers: 1,
       timeout: 60,
       headers: { cookie: admin.cookie },
@@ -302,7 +306,7 @@ const runOn = (driver: 'pglite' | 'postgres') =>
     clearInterval(changer);
     const timings = requests.done();
     const sessionTimes = [...requests.sessions()];
-    database.report(DURATION_S, timings.length);
+    database.report(durationSeconds, timings.length);
     const polled = await new Promise<PollersResult>((resolve) => {
       pollers.once('message', (message) => resolve(message as PollersResult));
       pollers.postMessage('stop');
@@ -324,7 +328,7 @@ const runOn = (driver: 'pglite' | 'postgres') =>
 
     console.log(
       `\n${driver}: ${POLLERS} long-polling pages (${SESSIONS} sessions, a page reloads every ${POLLS_PER_PAGE} polls), ` +
-        `${LIST_CONNECTIONS} connections on GET /api/accounts and /api/users, a change every ${CHANGE_MS} ms, ${DURATION_S} s; ${os.cpus().length} CPUs\n`,
+        `${LIST_CONNECTIONS} connections on GET /api/accounts and /api/users, a change every ${CHANGE_MS} ms, ${durationSeconds} s; ${os.cpus().length} CPUs\n`,
     );
     console.log(
       `lists, client (autocannon):                  p50 ${lists.latency.p50} ms   p99 ${lists.latency.p99} ms   max ${lists.latency.max} ms   ${lists.requests.average.toFixed(0)} req/s, ${lists.non2xx + lists.errors} failed`,
@@ -353,10 +357,15 @@ const runOn = (driver: 'pglite' | 'postgres') =>
     );
     if (lists.non2xx + lists.errors > 0) throw new BenchmarkFailure('list requests failed');
     if (polled.errors.length > 0) throw new BenchmarkFailure(`pages failed: ${polled.errors[0]}`);
+    return {
+      listsP50: lists.latency.p50,
+      listsP99: lists.latency.p99,
+      listsPerSecond: lists.requests.average,
+    };
   });
 
 export const runLoadMixBenchmark = async () => {
   const drivers: ('pglite' | 'postgres')[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
   if (!process.env.DATABASE_URL) console.log('DATABASE_URL is not set: PostgreSQL is skipped');
-  for (const driver of drivers) await runOn(driver);
+  for (const driver of drivers) await runLoadMixOn(driver);
 };

@@ -18,7 +18,7 @@ const benchmarks: Benchmark[] = [
   {
     name: 'api-read',
     title:
-      'API read: /api/me, a list and a paged search against a bare Fastify route (PGlite; PostgreSQL too with DATABASE_URL)',
+      'API read: /api/me, a list and a paged search against a bare Fastify route, then the mixed load (PGlite; PostgreSQL too with DATABASE_URL)',
     run: runApiReadBenchmark,
   },
   { name: 'longpoll', title: 'Live updates: one change to 2,000 long-pollers', run: runLongPollBenchmark },

@@ -7,7 +7,7 @@ import {
   PERMISSIONS,
   type RightsSnapshot,
 } from '@media/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
@@ -161,18 +161,25 @@ export const removeAccess = async (options: {
  * null without access. `acting` tells which.
  */
 export const roleInAccount = async (db: DbOrTx, actor: Actor, accountId: number) => {
-  const [acting] = await db
-    .select({ id: roles.id, name: roles.name, permissions: roles.permissions })
+  // The role the session acts as in the account, and the user's own there, in one read.
+  const rows = await db
+    .select({ id: roles.id, name: roles.name, permissions: roles.permissions, acting: sql<boolean>`true` })
     .from(sessions)
     .innerJoin(roles, eq(roles.id, sessions.actingRoleId))
-    .where(and(eq(sessions.idHash, actor.sessionIdHash), eq(sessions.accountId, accountId)));
-  if (acting) return { ...acting, acting: true };
-  const [own] = await db
-    .select({ id: roles.id, name: roles.name, permissions: roles.permissions })
-    .from(accountAccess)
-    .innerJoin(roles, eq(roles.id, accountAccess.roleId))
-    .where(and(eq(accountAccess.accountId, accountId), eq(accountAccess.userId, actor.userId)));
-  return own ? { ...own, acting: false } : null;
+    .where(and(eq(sessions.idHash, actor.sessionIdHash), eq(sessions.accountId, accountId)))
+    .unionAll(
+      db
+        .select({
+          id: roles.id,
+          name: roles.name,
+          permissions: roles.permissions,
+          acting: sql<boolean>`false`,
+        })
+        .from(accountAccess)
+        .innerJoin(roles, eq(roles.id, accountAccess.roleId))
+        .where(and(eq(accountAccess.accountId, accountId), eq(accountAccess.userId, actor.userId))),
+    );
+  return rows.find((row) => row.acting) ?? rows[0] ?? null;
 };
 
 /** The permissions of the actor's role in an account (spec1 §7 permissions list); none without access. */

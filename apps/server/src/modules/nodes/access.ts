@@ -66,7 +66,11 @@ export const treeAccess = async (
   db: DbOrTx,
   actor: Actor,
   account: { name: string } | { id: number },
-): Promise<TreeAccess> => {
+): Promise<TreeAccess> => accessIn(db, actor, await requireAccount(db, account));
+
+type AccountRow = NonNullable<Awaited<ReturnType<typeof findAccount>>>;
+
+const requireAccount = async (db: DbOrTx, account: { name: string } | { id: number }) => {
   const row = await findAccount(
     db,
     'id' in account
@@ -74,9 +78,16 @@ export const treeAccess = async (
       : eq(sql`lower(${accounts.name})`, account.name.toLowerCase()),
   );
   if (!row) throw notFound('Account');
-  const role = await roleInAccount(db, actor, row.id);
+  return row;
+};
+
+/** The caller's access to a found account; its role and folder entries are read at once. */
+const accessIn = async (db: DbOrTx, actor: Actor, row: AccountRow): Promise<TreeAccess> => {
+  const [role, folderPermissions] = await Promise.all([
+    roleInAccount(db, actor, row.id),
+    loadFolderPermissions(db, row.id),
+  ]);
   const base = { account: { id: row.id, name: row.name, siteId: row.siteId } };
-  const folderPermissions = await loadFolderPermissions(db, row.id);
   if (role)
     return {
       ...base,
@@ -141,11 +152,14 @@ export const notHidden = (access: TreeAccess): SQL | undefined => {
  */
 export const requireNodeAt = async (db: DbOrTx, actor: Actor, apiPath: string) => {
   const { accountName, innerPath } = splitAccountPath(apiPath);
-  const access = await treeAccess(db, actor, { name: accountName });
+  const account = await requireAccount(db, { name: accountName });
+  // The node is read with the access (one wait, not two); it is shown only if the access allows.
+  const [access, found] = await Promise.all([
+    accessIn(db, actor, account),
+    findNodeByPath(db, account.id, innerPath),
+  ]);
   // An account's root is made on its first visit; below a missing root there is nothing to find anyway.
-  const node =
-    (await findNodeByPath(db, access.account.id, innerPath)) ??
-    (innerPath === '/' ? await ensureAccountRoot(db, access.account.id) : undefined);
+  const node = found ?? (innerPath === '/' ? await ensureAccountRoot(db, access.account.id) : undefined);
   return { access, ...checkVisible(access, node) };
 };
 

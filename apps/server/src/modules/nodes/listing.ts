@@ -103,6 +103,7 @@ export const listNodes = async ({ ctx, actor, query }: Call<{ query: NodesQuery 
       offset: query.nextChildOffset,
       hidden,
       knownTotal,
+      countAlongside: ctx.database.driver === 'postgres',
     });
   // Unfiltered children of every type are the node's visible child count (kept by the database); a filtered
   // page counts its own, and is read meanwhile (PostgreSQL answers both at once).

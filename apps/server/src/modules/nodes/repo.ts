@@ -73,8 +73,19 @@ export const findPage = async (
     offset: number;
     hidden: readonly string[];
     knownTotal?: number;
+    /**
+     * Count while the page is read, when the database answers both at once (PostgreSQL): the count is
+     * thrown away if the page turns out to be the last, but a broad search waits for one read, not two.
+     */
+    countAlongside?: boolean;
   },
 ) => {
+  // Counted along the account's time index whatever the page's order: a broad search reaches the cap after a
+  // few thousand rows, a narrow one is found through the trigram index (alphabetically, the names of one
+  // word cluster, and walking a name index to them reads most of the table).
+  const count = () => countUpTo(db, nodes, options.where, { order: TIME_ORDER });
+  const counting = options.knownTotal === undefined && options.countAlongside ? count() : undefined;
+  counting?.catch(() => undefined);
   // One row past the page says whether another page follows, whatever the count says.
   const fetched = await findPresentable(db, options.where, options.hidden)
     .orderBy(...options.order)
@@ -87,10 +98,7 @@ export const findPage = async (
   // The last page tells the total exactly, past the cap too; an empty page past the start counts (rows moved).
   if (!more && (rows.length > 0 || options.offset === 0))
     return { rows, more, total: shown, totalCapped: false };
-  // Counted along the account's time index whatever the page's order: a broad search reaches the cap after a
-  // few thousand rows, a narrow one is found through the trigram index (alphabetically, the names of one
-  // word cluster, and walking a name index to them reads most of the table).
-  const counted = await countUpTo(db, nodes, options.where, { order: TIME_ORDER });
+  const counted = await (counting ?? count());
   return { rows, more, ...atLeastShown(counted, shown) };
 };
 
