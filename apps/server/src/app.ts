@@ -152,9 +152,13 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
         reply.clearCookie(SESSION_COOKIE, { path: '/' });
       }
     }
-    // The agent's calls carry a bearer token and never a cookie, so there is nothing to forge.
-    if (request.url.startsWith('/api/') && !request.url.startsWith(AGENT_PATH_PREFIX))
-      services.csrf.check(request, request.actor?.sessionIdHash);
+    if (request.url.startsWith('/api/')) {
+      // The agent's calls carry a bearer token and never a cookie, so there is nothing to forge.
+      if (!request.url.startsWith(AGENT_PATH_PREFIX))
+        services.csrf.check(request, request.actor?.sessionIdHash);
+      // Every API answer gives a browser without an anti-forgery token one.
+      services.csrf.ensureCookie(request, reply, request.secure);
+    }
   });
 
   app.get(
@@ -177,10 +181,6 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
 
   await app.register(
     async (api) => {
-      // Every API answer gives a browser without an anti-forgery token one.
-      api.addHook('onRequest', async (request, reply) =>
-        services.csrf.ensureCookie(request, reply, request.secure),
-      );
       registerAuthRoutes(api, ctx, services);
       registerPasswordRoutes(api, ctx, services);
       registerMfaRoutes(api, ctx, services);

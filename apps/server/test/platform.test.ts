@@ -189,6 +189,13 @@ describe(`security headers (${testDriver()})`, () => {
       expect(answer.headers['x-frame-options'], url).toBe('SAMEORIGIN');
       expect(answer.headers['referrer-policy'], url).toBe('same-origin');
     }
+    // Errors too: a refused request, an unknown route, NUL in a query (refused before validation).
+    for (const url of ['/api/sessions', '/api/no-such-route', '/api/passwordRules?x=%00']) {
+      const answer = await t.client().get(url);
+      expect(answer.status, url).toBeGreaterThanOrEqual(400);
+      expect(answer.headers['content-security-policy'], url).toBeTruthy();
+      expect(answer.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+    }
   });
 
   it('sends HSTS only on answers that went over HTTPS (X-Forwarded-Proto with TRUST_PROXY)', async () => {

@@ -21,6 +21,7 @@ import type { AppContext, AppServices } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { requireApiVersion } from '../../platform/http/api-version.ts';
 import { results } from '../../platform/http/envelope.ts';
+import { hijackWithHeaders } from '../../platform/http/security-headers.ts';
 import { registerAgentLiveRoutes } from './live-routes.ts';
 import { registerAgentPublishRoutes } from './publish-routes.ts';
 import * as service from './service.ts';
@@ -206,7 +207,7 @@ export const registerAgentRoutes = async (
           schema: { hide: true },
           handler: async (request, reply) => {
             rememberEdge(request.raw, edgeOf(request));
-            reply.hijack();
+            hijackWithHeaders(reply);
             tus ??= createAgentTusServer(ctx, { path: '/api/agent/uploads' });
             await tus.handle(request.raw, reply.raw);
           },

@@ -25,10 +25,19 @@ export class AuthEpoch {
   private reading: Promise<number> | undefined;
   private queued: Promise<number> | undefined;
 
+  /** Built once: the read runs on most requests on PostgreSQL (a named statement, planned once per connection). */
+  private readonly epochRead;
+
   private constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly pushed: boolean,
-  ) {}
+  ) {
+    this.epochRead = db
+      .select({ value: authEpoch.value })
+      .from(authEpoch)
+      .where(eq(authEpoch.id, 1))
+      .prepare('auth_epoch_read');
+  }
 
   static async open(database: Pick<DatabaseHandle, 'db' | 'listen'>) {
     const epoch = new AuthEpoch(database.db, database.listen !== undefined);
@@ -54,10 +63,7 @@ export class AuthEpoch {
 
   private read(): Promise<number> {
     const reading = (async () => {
-      const [row] = await this.db
-        .select({ value: authEpoch.value })
-        .from(authEpoch)
-        .where(eq(authEpoch.id, 1));
+      const [row] = await this.epochRead.execute();
       const value = row?.value ?? -1;
       if (value !== this.seen) {
         this.seen = value;

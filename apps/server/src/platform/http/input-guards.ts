@@ -16,14 +16,16 @@ const isReadable = (value: unknown): value is object =>
   !(value instanceof ArrayBuffer) &&
   typeof (value as { pipe?: unknown }).pipe !== 'function';
 
+const join = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
+
 /**
  * Where a text (or a key) in `value` holds NUL, as the dotted path of the error's `fields` ('' for the value
  * itself); undefined when none does. Without recursion, so deep junk cannot overflow the stack.
  */
 export const nulPlace = (value: unknown): string | undefined => {
+  if (value === undefined || value === null) return undefined;
   const pending: [unknown, string][] = [[value, '']];
   const seen = new Set<object>();
-  const join = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [at, path] = next;
     if (typeof at === 'string') {
@@ -54,15 +56,20 @@ const PARTS = [
  * signed in or not, is covered without each schema saying so.
  */
 export const registerInputGuards = (app: FastifyInstance) => {
-  app.addHook('preValidation', async (request) => {
+  // A callback hook, not an async one: it runs on every request and finds nothing on almost all of them.
+  app.addHook('preValidation', (request, _reply, done) => {
     for (const [part, context] of PARTS) {
       const place = nulPlace(request[part]);
       if (place === undefined) continue;
       const field = place || '_';
-      throw badRequest(`Invalid ${context}: ${place ? `${place}: ` : ''}${MSG_NUL_IN_TEXT}`, {
-        [field]: MSG_NUL_IN_TEXT,
-      });
+      done(
+        badRequest(`Invalid ${context}: ${place ? `${place}: ` : ''}${MSG_NUL_IN_TEXT}`, {
+          [field]: MSG_NUL_IN_TEXT,
+        }),
+      );
+      return;
     }
+    done();
   });
 };
 
