@@ -73,6 +73,23 @@ describe('recording a test stream', () => {
     }
   });
 
+  it('keeps what a killed recording recorded of its unfinished segment', async () => {
+    const folder = path.join(dir, 'killed');
+    const killer = new AbortController();
+    const recording = await recordStream(
+      { dir: folder, segmentSeconds: 6, input: { kind: 'test', frameRate: 25, pattern: 'bars' } },
+      killer.signal,
+    );
+    await wait(2500);
+    const elapsed = recording.elapsed();
+    killer.abort(new Error('stopping'));
+    await expect(recording.ended).rejects.toThrow('stopping');
+    const [segment] = await recordedSegments(folder);
+    expect(elapsed).toBeGreaterThan(1);
+    // The agent counts what it recorded before a restart: that much must be in the file.
+    expect(Number(ffprobe(segment as string).format.duration)).toBeGreaterThan(elapsed - 0.5);
+  });
+
   it('refuses to join a recording that has no segment', async () => {
     const empty = path.join(dir, 'empty');
     fs.mkdirSync(empty);

@@ -39,6 +39,9 @@ export const recordingArguments = (settings: StreamRecordingSettings, startNumbe
   ...['-hide_banner', '-nostats', '-loglevel', 'warning', '-progress', 'pipe:1'],
   ...streamInputArguments(settings.input, settings.segmentSeconds),
   ...['-f', 'segment', '-segment_time', String(settings.segmentSeconds), '-segment_format', 'mpegts'],
+  // Every packet reaches the segment file as it is muxed: an agent killed mid-segment keeps what it recorded
+  // (with ffmpeg's buffer the unfinished segment was empty after a kill, up to a whole segment lost).
+  ...['-segment_format_options', 'flush_packets=1'],
   ...['-segment_start_number', String(startNumber)],
   // Each finished segment is listed as it closes: the live rendition uploads those.
   ...['-segment_list', path.join(settings.dir, `list-${startNumber}.csv`), '-segment_list_type', 'csv'],

@@ -12,12 +12,16 @@ const slowEpochTable = () => {
   const db = {
     select: () => ({
       from: () => ({
-        where: () => {
-          const seen = value;
-          return new Promise<{ value: number }[]>((resolve) =>
-            waiting.push(() => resolve([{ value: seen }])),
-          );
-        },
+        where: () => ({
+          prepare: () => ({
+            execute: () => {
+              const seen = value;
+              return new Promise<{ value: number }[]>((resolve) =>
+                waiting.push(() => resolve([{ value: seen }])),
+              );
+            },
+          }),
+        }),
       }),
     }),
   } as unknown as Db;

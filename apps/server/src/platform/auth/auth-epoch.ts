@@ -7,6 +7,9 @@ const settled = () => undefined;
 /** The NOTIFY channel of migration 0024's triggers. */
 export const AUTH_CHANGES_CHANNEL = 'auth_changes';
 
+const prepareEpochRead = (db: Db) =>
+  db.select({ value: authEpoch.value }).from(authEpoch).where(eq(authEpoch.id, 1)).prepare('auth_epoch_read');
+
 /**
  * When this instance's cached sessions and rights are still good. The database bumps `auth_epoch` in every
  * transaction that changes what they are read from (migration 0024's statement triggers, whatever code made
@@ -25,19 +28,13 @@ export class AuthEpoch {
   private reading: Promise<number> | undefined;
   private queued: Promise<number> | undefined;
 
-  /** Built once: the read runs on most requests on PostgreSQL (a named statement, planned once per connection). */
-  private readonly epochRead;
+  /** Made at the first read: it runs on most requests on PostgreSQL (a named statement, planned once per connection). */
+  private epochRead: ReturnType<typeof prepareEpochRead> | undefined;
 
   private constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly pushed: boolean,
-  ) {
-    this.epochRead = db
-      .select({ value: authEpoch.value })
-      .from(authEpoch)
-      .where(eq(authEpoch.id, 1))
-      .prepare('auth_epoch_read');
-  }
+  ) {}
 
   static async open(database: Pick<DatabaseHandle, 'db' | 'listen'>) {
     const epoch = new AuthEpoch(database.db, database.listen !== undefined);
@@ -63,6 +60,7 @@ export class AuthEpoch {
 
   private read(): Promise<number> {
     const reading = (async () => {
+      this.epochRead ??= prepareEpochRead(this.db);
       const [row] = await this.epochRead.execute();
       const value = row?.value ?? -1;
       if (value !== this.seen) {
