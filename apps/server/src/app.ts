@@ -2,13 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import {
-  AGENT_PATH_PREFIX,
-  API_VERSIONS,
-  apiVersionsSchema,
-  ERROR_CODES,
-  MSG_RATE_LIMITED,
-} from '@media/contract';
+import { API_VERSIONS, apiVersionsSchema, ERROR_CODES, MSG_RATE_LIMITED } from '@media/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -42,7 +36,6 @@ import { registerSessionRoutes } from './modules/sessions/routes.ts';
 import { registerStatusRoutes } from './modules/status/routes.ts';
 import { registerUploadRoutes } from './modules/uploads/routes.ts';
 import { registerUserRoutes } from './modules/users/routes.ts';
-import type { Actor } from './platform/auth/actor.ts';
 import { AuthEpoch } from './platform/auth/auth-epoch.ts';
 import { RightsCache } from './platform/auth/rights-cache.ts';
 import { SESSION_COOKIE, SessionStore } from './platform/auth/sessions.ts';
@@ -50,17 +43,16 @@ import type { AppContext, AppServices } from './platform/context.ts';
 import { CsrfGuard } from './platform/http/csrf.ts';
 import { registerErrorHandler } from './platform/http/error-handler.ts';
 import { registerInputGuards } from './platform/http/input-guards.ts';
+import { registerRequestSession } from './platform/http/request-session.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
-import './platform/http/request-context.ts'; // request.actor, sessionEndedMessage, secure
 import { registerWebApp } from './platform/http/web-app.ts';
-
-/** The one page-shaped path the server answers itself, with the signed-in user's rights. */
-const KEY_MAP_DOWNLOAD_PATH = /^\/accounts\/[^/?]+\/generatekeyexpansion(\?|$)/;
+import { requestLoggerFactory } from './platform/logging.ts';
 
 export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
   const { config } = ctx;
   const app = Fastify({
     loggerInstance: ctx.log,
+    childLoggerFactory: requestLoggerFactory,
     trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
@@ -126,40 +118,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       }),
   });
 
-  app.decorateRequest('actor', null);
-  app.decorateRequest('sessionEndedMessage', undefined);
-  app.decorateRequest('secure', false);
-  app.addHook('onRequest', async (request, reply) => {
-    request.secure = request.protocol === 'https';
-    const sessionId = request.cookies[SESSION_COOKIE];
-    if (sessionId && (request.url.startsWith('/api/') || KEY_MAP_DOWNLOAD_PATH.test(request.url))) {
-      const session = await services.sessions.resolve(sessionId);
-      if (session.ok) {
-        let rights: ReturnType<Actor['rights']> | undefined;
-        request.actor = {
-          userId: session.userId,
-          username: session.username,
-          sessionIdHash: session.idHash,
-          sessionPublicId: session.publicId,
-          generation: session.generation,
-          rights: () => {
-            rights ??= services.rights.of(session);
-            return rights;
-          },
-        };
-      } else {
-        request.sessionEndedMessage = session.message;
-        reply.clearCookie(SESSION_COOKIE, { path: '/' });
-      }
-    }
-    if (request.url.startsWith('/api/')) {
-      // The agent's calls carry a bearer token and never a cookie, so there is nothing to forge.
-      if (!request.url.startsWith(AGENT_PATH_PREFIX))
-        services.csrf.check(request, request.actor?.sessionIdHash);
-      // Every API answer gives a browser without an anti-forgery token one.
-      services.csrf.ensureCookie(request, reply, request.secure);
-    }
-  });
+  registerRequestSession(app, services);
 
   app.get(
     '/config/apiVersions.json',

@@ -45,6 +45,11 @@ export class AuthEpoch {
     return epoch;
   }
 
+  /** The generation now when it is known without a read (embedded: pushed to this process), else undefined. */
+  known(): number | undefined {
+    return this.pushed ? this.generation : undefined;
+  }
+
   /** The generation now, for a request to read its cached answers in (PostgreSQL: after reading the epoch). */
   current(): Promise<number> {
     if (this.pushed) return Promise.resolve(this.generation);

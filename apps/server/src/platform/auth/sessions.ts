@@ -78,12 +78,20 @@ export class SessionStore {
     return { sessionId, idHash, publicId };
   }
 
+  /**
+   * The session as this instance's cache answers it without waiting (the embedded database pushes the auth
+   * epoch, so no read is due), or undefined: then `resolve` answers.
+   */
+  resolveCached(sessionId: string): ResolvedSession | undefined {
+    const generation = this.epoch.known();
+    return generation === undefined ? undefined : this.cachedAnswer(sha256(sessionId), generation);
+  }
+
   async resolve(sessionId: string): Promise<ResolvedSession> {
     const idHash = sha256(sessionId);
     const generation = await this.epoch.current();
-    const cached = this.rows.get(idHash, generation);
-    // A cached row may lag another instance's activity: only a freshly read row may end the session.
-    if (cached && this.admits(idHash, cached)) return this.resolved(idHash, generation, cached);
+    const cached = this.cachedAnswer(idHash, generation);
+    if (cached) return cached;
     const row = await this.read(idHash, generation);
     if (!row) return { ok: false };
     if (row.endedAt) return { ok: false, message: row.disconnectMessage ?? undefined };
@@ -94,6 +102,12 @@ export class SessionStore {
       return { ok: false };
     }
     return this.resolved(idHash, generation, row);
+  }
+
+  /** A cached row may lag another instance's activity: it only lets a session in; a fresh read ends one. */
+  private cachedAnswer(idHash: string, generation: number) {
+    const cached = this.rows.get(idHash, generation);
+    return cached && this.admits(idHash, cached) ? this.resolved(idHash, generation, cached) : undefined;
   }
 
   private async read(idHash: string, generation: number) {
