@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Agent, request } from 'undici';
 
@@ -28,6 +29,8 @@ const run = async (input: PollersInput) => {
   const result: PollersResult = { calls: [], delivery: [], longPolls: 0, pageLoads: 0, errors: [] };
   let stopping = false;
   const controller = new AbortController();
+  // One signal stops every page's call in flight: hundreds listen to it at once, as meant.
+  setMaxListeners(0, controller.signal);
 
   const call = async (session: PollerSession, method: 'GET' | 'POST', url: string, body?: unknown) => {
     const started = performance.now();
