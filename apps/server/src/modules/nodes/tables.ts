@@ -140,7 +140,10 @@ export const nodes = pgTable(
      * insert, delete and move), so a folder of 100,000 tells its size without counting them on every page.
      */
     childCount: integer().notNull().default(0),
-    /** What search matches: the name and the metadata values, lower-cased, kept by the database. */
+    /**
+     * What search matches: the name and the metadata values, lower-cased, kept by the database. Sampled at a
+     * thousand values for the planner (migration 0031), so a rare term is seldom taken for a common one.
+     */
     searchText: text().generatedAlwaysAs(
       (): SQL => sql`lower(${nodes.name} || ' ' || jsonb_path_query_array(${nodes.metadata}, '$.*')::text)`,
     ),
