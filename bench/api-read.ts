@@ -176,109 +176,118 @@ const seedAccounts = (ctx: AppContext) =>
 
 /** The routes measured on one database driver, each against the bare route on the same machine and moment. */
 const runOn = (driver: 'pglite' | 'postgres', duration: number) =>
-  withBenchServer(driver, 'api-read', async ({ ctx, start }) => {
-    await seedAccounts(ctx);
-    const { app, cookie } = await start();
-    const base = await app.listen({ port: 0, host: '127.0.0.1' });
-    let bare: FastifyInstance | undefined;
-    try {
-      const me = await expectOk(await fetch(`${base}/api/me`, { headers: { cookie } }), 'GET /api/me');
-      if (!(me as { results?: unknown }).results) {
-        throw new BenchmarkFailure(`GET /api/me gave no user: ${JSON.stringify(me)}`);
-      }
-      const list = await expectOk(
-        await fetch(`${base}/api/roles`, { headers: { cookie } }),
-        'GET /api/roles',
-      );
-      if (!isCollection(list)) {
-        throw new BenchmarkFailure(`GET /api/roles is not a {results, total, channel} collection`);
-      }
-      const searchUrl = `${base}/api/accounts?limit=50&offset=0&sort=name&searchText=account-1`;
-      const searched = await expectOk(await fetch(searchUrl, { headers: { cookie } }), 'GET /api/accounts');
-      if (!isCollection(searched) || searched.results.length === 0) {
-        throw new BenchmarkFailure(`GET /api/accounts?searchText found nothing: ${JSON.stringify(searched)}`);
-      }
-
-      const nothingUrl = `${base}/api/accounts?limit=50&offset=0&sort=name&searchText=[<id>]`;
-      const nothing = await expectOk(
-        await fetch(nothingUrl.replace('[<id>]', 'no-such-account'), { headers: { cookie } }),
-        'GET /api/accounts',
-      );
-      const routes: (Target & { body: unknown })[] = [
-        { label: 'GET /api/me', url: `${base}/api/me`, headers: { cookie }, body: me },
-        {
-          label: `GET /api/roles (${list.results.length} of ${list.total})`,
-          url: `${base}/api/roles`,
-          headers: { cookie },
-          body: list,
-        },
-        {
-          label: `GET /api/accounts?searchText (page of 50 of ${searched.total})`,
-          url: searchUrl,
-          headers: { cookie },
-          body: searched,
-        },
-        {
-          // A new search each request: never answered from the cache, so this row is the database path.
-          label: 'GET /api/accounts?searchText, a new search each time (no match)',
-          url: nothingUrl,
-          headers: { cookie },
-          newIdEachRequest: true,
-          body: nothing,
-        },
-      ];
-      // BENCH_ONLY: measure only the routes whose label contains it, e.g. to profile one.
-      const only = process.env.BENCH_ONLY;
-      const chosen = only ? routes.filter((route) => route.label.includes(only)) : routes;
-
-      // Each route's bare twins answer the same JSON from memory, so a ratio compares the work around it.
-      bare = Fastify();
-      for (const [i, route] of chosen.entries()) {
-        const text = JSON.stringify(route.body);
-        bare.get(`/bare/${i}`, () => route.body);
-        bare.get(`/bare-text/${i}`, (_request, reply) =>
-          reply.type('application/json; charset=utf-8').send(text),
+  withBenchServer(
+    driver,
+    'api-read',
+    async ({ ctx, start }) => {
+      await seedAccounts(ctx);
+      const { app, cookie } = await start();
+      const base = await app.listen({ port: 0, host: '127.0.0.1' });
+      let bare: FastifyInstance | undefined;
+      try {
+        const me = await expectOk(await fetch(`${base}/api/me`, { headers: { cookie } }), 'GET /api/me');
+        if (!(me as { results?: unknown }).results) {
+          throw new BenchmarkFailure(`GET /api/me gave no user: ${JSON.stringify(me)}`);
+        }
+        const list = await expectOk(
+          await fetch(`${base}/api/roles`, { headers: { cookie } }),
+          'GET /api/roles',
         );
-      }
-      const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
-      const measured: Measured[] = [];
-      for (const [i, route] of chosen.entries()) {
-        const twin: Target = { label: 'bare', url: `${bareBase}/bare/${i}`, headers: {} };
-        const textTwin: Target = { label: 'bare text', url: `${bareBase}/bare-text/${i}`, headers: {} };
-        for (const target of [twin, textTwin])
-          deepStrictEqual(
-            await (await fetch(target.url)).json(),
-            route.body,
-            'a bare route answers other JSON',
+        if (!isCollection(list)) {
+          throw new BenchmarkFailure(`GET /api/roles is not a {results, total, channel} collection`);
+        }
+        const searchUrl = `${base}/api/accounts?limit=50&offset=0&sort=name&searchText=account-1`;
+        const searched = await expectOk(await fetch(searchUrl, { headers: { cookie } }), 'GET /api/accounts');
+        if (!isCollection(searched) || searched.results.length === 0) {
+          throw new BenchmarkFailure(
+            `GET /api/accounts?searchText found nothing: ${JSON.stringify(searched)}`,
           );
-        for (const target of [route, twin, textTwin]) await load(target, WARM_UP_SECONDS);
-        // In turns, so that a slow or a fast moment of a shared machine falls on all three alike.
-        const rounds: Measured[] = [];
-        for (const seconds of roundsOf(duration))
-          rounds.push({
-            route: await load(route, seconds),
-            bare: await load(twin, seconds),
-            bareText: await load(textTwin, seconds),
-          });
-        measured.push({
-          route: combined(rounds.map((round) => round.route)),
-          bare: combined(rounds.map((round) => round.bare)),
-          bareText: combined(rounds.map((round) => round.bareText)),
-        });
-      }
+        }
 
-      const where =
-        driver === 'pglite' ? 'PGlite in its worker thread' : 'PostgreSQL (DATABASE_URL, a scratch database)';
-      console.log(
-        `\n${driver}: ${CONNECTIONS} connections, ${duration} s per route after a ${WARM_UP_SECONDS} s warm-up;`,
-      );
-      console.log(`server with ${where}, autocannon in a worker; ${os.cpus().length} CPUs\n`);
-      printTable(measured);
-      return measured.flatMap((m) => [m.route, m.bare, m.bareText]);
-    } finally {
-      await bare?.close();
-    }
-  });
+        const nothingUrl = `${base}/api/accounts?limit=50&offset=0&sort=name&searchText=[<id>]`;
+        const nothing = await expectOk(
+          await fetch(nothingUrl.replace('[<id>]', 'no-such-account'), { headers: { cookie } }),
+          'GET /api/accounts',
+        );
+        const routes: (Target & { body: unknown })[] = [
+          { label: 'GET /api/me', url: `${base}/api/me`, headers: { cookie }, body: me },
+          {
+            label: `GET /api/roles (${list.results.length} of ${list.total})`,
+            url: `${base}/api/roles`,
+            headers: { cookie },
+            body: list,
+          },
+          {
+            label: `GET /api/accounts?searchText (page of 50 of ${searched.total})`,
+            url: searchUrl,
+            headers: { cookie },
+            body: searched,
+          },
+          {
+            // A new search each request: never answered from the cache, so this row is the database path.
+            label: 'GET /api/accounts?searchText, a new search each time (no match)',
+            url: nothingUrl,
+            headers: { cookie },
+            newIdEachRequest: true,
+            body: nothing,
+          },
+        ];
+        // BENCH_ONLY: measure only the routes whose label contains it, e.g. to profile one.
+        const only = process.env.BENCH_ONLY;
+        const chosen = only ? routes.filter((route) => route.label.includes(only)) : routes;
+
+        // Each route's bare twins answer the same JSON from memory, so a ratio compares the work around it.
+        bare = Fastify();
+        for (const [i, route] of chosen.entries()) {
+          const text = JSON.stringify(route.body);
+          bare.get(`/bare/${i}`, () => route.body);
+          bare.get(`/bare-text/${i}`, (_request, reply) =>
+            reply.type('application/json; charset=utf-8').send(text),
+          );
+        }
+        const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
+        const measured: Measured[] = [];
+        for (const [i, route] of chosen.entries()) {
+          const twin: Target = { label: 'bare', url: `${bareBase}/bare/${i}`, headers: {} };
+          const textTwin: Target = { label: 'bare text', url: `${bareBase}/bare-text/${i}`, headers: {} };
+          for (const target of [twin, textTwin])
+            deepStrictEqual(
+              await (await fetch(target.url)).json(),
+              route.body,
+              'a bare route answers other JSON',
+            );
+          for (const target of [route, twin, textTwin]) await load(target, WARM_UP_SECONDS);
+          // In turns, so that a slow or a fast moment of a shared machine falls on all three alike.
+          const rounds: Measured[] = [];
+          for (const seconds of roundsOf(duration))
+            rounds.push({
+              route: await load(route, seconds),
+              bare: await load(twin, seconds),
+              bareText: await load(textTwin, seconds),
+            });
+          measured.push({
+            route: combined(rounds.map((round) => round.route)),
+            bare: combined(rounds.map((round) => round.bare)),
+            bareText: combined(rounds.map((round) => round.bareText)),
+          });
+        }
+
+        const where =
+          driver === 'pglite'
+            ? 'PGlite in its worker thread'
+            : 'PostgreSQL (DATABASE_URL, a scratch database)';
+        console.log(
+          `\n${driver}: ${CONNECTIONS} connections, ${duration} s per route after a ${WARM_UP_SECONDS} s warm-up;`,
+        );
+        console.log(`server with ${where}, autocannon in a worker; ${os.cpus().length} CPUs\n`);
+        printTable(measured);
+        return measured.flatMap((m) => [m.route, m.bare, m.bareText]);
+      } finally {
+        await bare?.close();
+      }
+    },
+    { log: 'as-run' },
+  );
 
 /**
  * DESIGN.md, performance budgets: a read route at 100 connections keeps at least 40% of the

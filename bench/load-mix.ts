@@ -228,141 +228,146 @@ export type MixedLoadResult = { listsP50: number; listsP99: number; listsPerSeco
 
 /** The mixed load on one driver for `durationSeconds`; prints where the wait goes, answers the lists' wait. */
 export const runLoadMixOn = (driver: 'pglite' | 'postgres', durationSeconds = DURATION_S) =>
-  withBenchServer(driver, 'load-mix', async ({ ctx, start }): Promise<MixedLoadResult> => {
-    const people = await seed(ctx);
-    const requests = watchRequests();
-    const { app } = await start();
-    const base = await app.listen({ port: 0, host: '127.0.0.1' });
-    const admin = await signIn(base, 'admin', 'Bench-Passw0rd!');
-    const sessions: PollerSession[] = [];
-    for (const person of people) {
-      const signedIn = await signIn(base, person.username, person.password);
-      sessions.push({
-        ...signedIn,
-        channels: [
-          CHANNELS.accounts,
-          CHANNELS.account(person.accountId),
-          CHANNELS.userNotifications(person.userId),
+  withBenchServer(
+    driver,
+    'load-mix',
+    async ({ ctx, start }): Promise<MixedLoadResult> => {
+      const people = await seed(ctx);
+      const requests = watchRequests();
+      const { app } = await start();
+      const base = await app.listen({ port: 0, host: '127.0.0.1' });
+      const admin = await signIn(base, 'admin', 'Bench-Passw0rd!');
+      const sessions: PollerSession[] = [];
+      for (const person of people) {
+        const signedIn = await signIn(base, person.username, person.password);
+        sessions.push({
+          ...signedIn,
+          channels: [
+            CHANNELS.accounts,
+            CHANNELS.account(person.accountId),
+            CHANNELS.userNotifications(person.userId),
+          ],
+        });
+      }
+      const database = watchDatabase(ctx);
+      const loop = monitorEventLoopDelay({ resolution: 5 });
+
+      const input: PollersInput = { base, sessions, pages: POLLERS, pollsPerPage: POLLS_PER_PAGE };
+      // Node 20 does not pass tsx's loader on to workers: the worker loads the TypeScript file through tsx's API.
+      const pollersUrl = new URL('./load-mix-pollers.ts', import.meta.url).href;
+      const pollers = new Worker(
+        `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(pollersUrl)}, ${JSON.stringify(import.meta.url)}))`,
+        { eval: true, workerData: input },
+      );
+      const loading = performance.now();
+      await new Promise<void>((resolve, reject) => {
+        pollers.once('message', () => resolve());
+        pollers.once('error', reject);
+      });
+      const loadSeconds = (performance.now() - loading) / 1000;
+      let changes = 0;
+      const changer = setInterval(() => {
+        changes += 1;
+        const channel =
+          changes % 2 === 0
+            ? CHANNELS.accounts
+            : CHANNELS.account((people[changes % people.length] as (typeof people)[number]).accountId);
+        ctx.publish(channel, [changes]).catch(() => undefined);
+      }, CHANGE_MS);
+      // Every page has loaded once; let the first long-polls settle, then measure the steady state.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      requests.reset();
+      database.reset();
+      pollers.postMessage('measure');
+      loop.enable();
+      const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
+      if (profiler) {
+        profiler.connect();
+        await profiler.post('Profiler.enable');
+        await profiler.post('Profiler.start');
+      }
+      const busyBefore = performance.eventLoopUtilization();
+      const lists = await autocannon({
+        url: base,
+        connections: LIST_CONNECTIONS,
+        duration: durationSeconds,
+        workers: 1,
+        timeout: 60,
+        headers: { cookie: admin.cookie },
+        requests: [
+          { method: 'GET', path: '/api/accounts?limit=50' },
+          { method: 'GET', path: '/api/users?type=all&limit=20' },
         ],
       });
-    }
-    const database = watchDatabase(ctx);
-    const loop = monitorEventLoopDelay({ resolution: 5 });
+      loop.disable();
+      if (profiler) {
+        const { profile } = await profiler.post('Profiler.stop');
+        fs.writeFileSync(process.env.BENCH_PROFILE as string, JSON.stringify(profile));
+        profiler.disconnect();
+      }
+      const busy = performance.eventLoopUtilization(busyBefore);
+      clearInterval(changer);
+      const timings = requests.done();
+      const sessionTimes = [...requests.sessions()];
+      database.report(durationSeconds, timings.length);
+      const polled = await new Promise<PollersResult>((resolve) => {
+        pollers.once('message', (message) => resolve(message as PollersResult));
+        pollers.postMessage('stop');
+      });
+      await pollers.terminate();
+      requests.stop();
 
-    const input: PollersInput = { base, sessions, pages: POLLERS, pollsPerPage: POLLS_PER_PAGE };
-    // Node 20 does not pass tsx's loader on to workers: the worker loads the TypeScript file through tsx's API.
-    const pollersUrl = new URL('./load-mix-pollers.ts', import.meta.url).href;
-    const pollers = new Worker(
-      `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(pollersUrl)}, ${JSON.stringify(import.meta.url)}))`,
-      { eval: true, workerData: input },
-    );
-    const loading = performance.now();
-    await new Promise<void>((resolve, reject) => {
-      pollers.once('message', () => resolve());
-      pollers.once('error', reject);
-    });
-    const loadSeconds = (performance.now() - loading) / 1000;
-    let changes = 0;
-    const changer = setInterval(() => {
-      changes += 1;
-      const channel =
-        changes % 2 === 0
-          ? CHANNELS.accounts
-          : CHANNELS.account((people[changes % people.length] as (typeof people)[number]).accountId);
-      ctx.publish(channel, [changes]).catch(() => undefined);
-    }, CHANGE_MS);
-    // Every page has loaded once; let the first long-polls settle, then measure the steady state.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    requests.reset();
-    database.reset();
-    pollers.postMessage('measure');
-    loop.enable();
-    const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
-    if (profiler) {
-      profiler.connect();
-      await profiler.post('Profiler.enable');
-      await profiler.post('Profiler.start');
-    }
-    const busyBefore = performance.eventLoopUtilization();
-    const lists = await autocannon({
-      url: base,
-      connections: LIST_CONNECTIONS,
-      duration: durationSeconds,
-      workers: 1,
-      timeout: 60,
-      headers: { cookie: admin.cookie },
-      requests: [
-        { method: 'GET', path: '/api/accounts?limit=50' },
-        { method: 'GET', path: '/api/users?type=all&limit=20' },
-      ],
-    });
-    loop.disable();
-    if (profiler) {
-      const { profile } = await profiler.post('Profiler.stop');
-      fs.writeFileSync(process.env.BENCH_PROFILE as string, JSON.stringify(profile));
-      profiler.disconnect();
-    }
-    const busy = performance.eventLoopUtilization(busyBefore);
-    clearInterval(changer);
-    const timings = requests.done();
-    const sessionTimes = [...requests.sessions()];
-    database.report(durationSeconds, timings.length);
-    const polled = await new Promise<PollersResult>((resolve) => {
-      pollers.once('message', (message) => resolve(message as PollersResult));
-      pollers.postMessage('stop');
-    });
-    await pollers.terminate();
-    requests.stop();
+      const isList = (t: Timing) => /^\/api\/(accounts|users)\?/.test(t.url);
+      const list = timings.filter(isList);
+      const events = timings.filter((t) => t.url.startsWith('/api/events/') && !t.url.endsWith('/longpoll'));
+      const polls = timings.filter((t) => t.url.endsWith('/longpoll'));
+      const phase = (rows: Done[], from: keyof Done, to: keyof Done) =>
+        rows
+          .map(
+            (t) =>
+              ((t[to] as number | undefined) ?? Number.NaN) - ((t[from] as number | undefined) ?? Number.NaN),
+          )
+          .filter((n) => Number.isFinite(n));
 
-    const isList = (t: Timing) => /^\/api\/(accounts|users)\?/.test(t.url);
-    const list = timings.filter(isList);
-    const events = timings.filter((t) => t.url.startsWith('/api/events/') && !t.url.endsWith('/longpoll'));
-    const polls = timings.filter((t) => t.url.endsWith('/longpoll'));
-    const phase = (rows: Done[], from: keyof Done, to: keyof Done) =>
-      rows
-        .map(
-          (t) =>
-            ((t[to] as number | undefined) ?? Number.NaN) - ((t[from] as number | undefined) ?? Number.NaN),
-        )
-        .filter((n) => Number.isFinite(n));
-
-    console.log(
-      `\n${driver}: ${POLLERS} long-polling pages (${SESSIONS} sessions, a page reloads every ${POLLS_PER_PAGE} polls), ` +
-        `${LIST_CONNECTIONS} connections on GET /api/accounts and /api/users, a change every ${CHANGE_MS} ms, ${durationSeconds} s; ${os.cpus().length} CPUs\n`,
-    );
-    console.log(
-      `lists, client (autocannon):                  p50 ${lists.latency.p50} ms   p99 ${lists.latency.p99} ms   max ${lists.latency.max} ms   ${lists.requests.average.toFixed(0)} req/s, ${lists.non2xx + lists.errors} failed`,
-    );
-    console.log(line('lists, server: arrival → handler', phase(list, 'arrived', 'handlerStart')));
-    console.log(line('  of which session resolution (all requests)', sessionTimes));
-    console.log(line('lists, server: handler', phase(list, 'handlerStart', 'handlerEnd')));
-    console.log(line('lists, server: handler → sent', phase(list, 'handlerEnd', 'finished')));
-    console.log(line('lists, server: arrival → sent', phase(list, 'arrived', 'finished')));
-    console.log(line('events create/subscribe/delete, client', polled.calls));
-    console.log(line('events create/subscribe/delete, server total', phase(events, 'arrived', 'finished')));
-    console.log(line('long-polls: arrival → handler', phase(polls, 'arrived', 'handlerStart')));
-    console.log(line('change → page (delivery)', polled.delivery));
-    console.log(
-      `event loop delay:                            p50 ${ms(loop.percentile(50) / 1e6)} ms   p99 ${ms(loop.percentile(99) / 1e6)} ms   max ${ms(loop.max / 1e6)} ms`,
-    );
-    console.log(
-      `event loop busy:                             ${(busy.utilization * 100).toFixed(0)}% of the time`,
-    );
-    const serverP50 = summary(phase(list, 'arrived', 'finished')).p50;
-    console.log(
-      `\ngap (lists): client p50 ${lists.latency.p50} ms − server p50 ${ms(serverP50)} ms = ${ms(lists.latency.p50 - serverP50)} ms before Fastify saw the request (socket and event loop)`,
-    );
-    console.log(
-      `pages: all ${POLLERS} loaded once in ${loadSeconds.toFixed(1)} s; then ${polled.pageLoads} loads, ${polled.longPolls} long-polls answered, ${changes} changes, ${polled.errors.length} errors${polled.errors[0] ? `: ${polled.errors[0]}` : ''}`,
-    );
-    if (lists.non2xx + lists.errors > 0) throw new BenchmarkFailure('list requests failed');
-    if (polled.errors.length > 0) throw new BenchmarkFailure(`pages failed: ${polled.errors[0]}`);
-    return {
-      listsP50: lists.latency.p50,
-      listsP99: lists.latency.p99,
-      listsPerSecond: lists.requests.average,
-    };
-  });
+      console.log(
+        `\n${driver}: ${POLLERS} long-polling pages (${SESSIONS} sessions, a page reloads every ${POLLS_PER_PAGE} polls), ` +
+          `${LIST_CONNECTIONS} connections on GET /api/accounts and /api/users, a change every ${CHANGE_MS} ms, ${durationSeconds} s; ${os.cpus().length} CPUs\n`,
+      );
+      console.log(
+        `lists, client (autocannon):                  p50 ${lists.latency.p50} ms   p99 ${lists.latency.p99} ms   max ${lists.latency.max} ms   ${lists.requests.average.toFixed(0)} req/s, ${lists.non2xx + lists.errors} failed`,
+      );
+      console.log(line('lists, server: arrival → handler', phase(list, 'arrived', 'handlerStart')));
+      console.log(line('  of which session resolution (all requests)', sessionTimes));
+      console.log(line('lists, server: handler', phase(list, 'handlerStart', 'handlerEnd')));
+      console.log(line('lists, server: handler → sent', phase(list, 'handlerEnd', 'finished')));
+      console.log(line('lists, server: arrival → sent', phase(list, 'arrived', 'finished')));
+      console.log(line('events create/subscribe/delete, client', polled.calls));
+      console.log(line('events create/subscribe/delete, server total', phase(events, 'arrived', 'finished')));
+      console.log(line('long-polls: arrival → handler', phase(polls, 'arrived', 'handlerStart')));
+      console.log(line('change → page (delivery)', polled.delivery));
+      console.log(
+        `event loop delay:                            p50 ${ms(loop.percentile(50) / 1e6)} ms   p99 ${ms(loop.percentile(99) / 1e6)} ms   max ${ms(loop.max / 1e6)} ms`,
+      );
+      console.log(
+        `event loop busy:                             ${(busy.utilization * 100).toFixed(0)}% of the time`,
+      );
+      const serverP50 = summary(phase(list, 'arrived', 'finished')).p50;
+      console.log(
+        `\ngap (lists): client p50 ${lists.latency.p50} ms − server p50 ${ms(serverP50)} ms = ${ms(lists.latency.p50 - serverP50)} ms before Fastify saw the request (socket and event loop)`,
+      );
+      console.log(
+        `pages: all ${POLLERS} loaded once in ${loadSeconds.toFixed(1)} s; then ${polled.pageLoads} loads, ${polled.longPolls} long-polls answered, ${changes} changes, ${polled.errors.length} errors${polled.errors[0] ? `: ${polled.errors[0]}` : ''}`,
+      );
+      if (lists.non2xx + lists.errors > 0) throw new BenchmarkFailure('list requests failed');
+      if (polled.errors.length > 0) throw new BenchmarkFailure(`pages failed: ${polled.errors[0]}`);
+      return {
+        listsP50: lists.latency.p50,
+        listsP99: lists.latency.p99,
+        listsPerSecond: lists.requests.average,
+      };
+    },
+    { log: 'as-run' },
+  );
 
 export const runLoadMixBenchmark = async () => {
   const drivers: ('pglite' | 'postgres')[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/platform/config.ts';
 import type { AppContext } from '../apps/server/src/platform/context.ts';
@@ -42,6 +43,14 @@ export const withBenchServer = async <T>(
     ctx: AppContext;
     start: () => Promise<{ app: FastifyInstance; cookie: string }>;
   }) => Promise<T>,
+  options: {
+    /**
+     * 'as-run': the log as a server runs by default (LOG_LEVEL=info, a line per request), written at once as
+     * to stdout, into /dev/null so that the output stays readable; for a benchmark of requests per second.
+     * Otherwise warnings only, on stderr.
+     */
+    log?: 'as-run';
+  } = {},
 ): Promise<T> => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `media-bench-${name}-`));
   const postgres =
@@ -54,12 +63,14 @@ export const withBenchServer = async <T>(
     const config = loadConfig({
       DATA_DIR: dataDir,
       ADMIN_PASSWORD: BENCH_PASSWORD,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: options.log === 'as-run' ? 'info' : 'warn',
       LOCAL_EDGE: '0',
       RATE_LIMIT_PER_MINUTE: '100000000',
       ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     });
-    ({ ctx } = await createContext(config, { logStream: process.stderr }));
+    const logStream =
+      options.log === 'as-run' ? pino.destination({ dest: '/dev/null', sync: true }) : process.stderr;
+    ({ ctx } = await createContext(config, { logStream }));
     const context = ctx;
     return await run({
       ctx: context,

@@ -46,13 +46,14 @@ import { registerInputGuards } from './platform/http/input-guards.ts';
 import { registerRequestSession } from './platform/http/request-session.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { registerWebApp } from './platform/http/web-app.ts';
-import { requestLoggerFactory } from './platform/logging.ts';
+import { AccessLog, requestLoggerFactory } from './platform/logging.ts';
 
 export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
   const { config } = ctx;
   const app = Fastify({
     loggerInstance: ctx.log,
     childLoggerFactory: requestLoggerFactory,
+    logController: new AccessLog(ctx.log),
     trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();

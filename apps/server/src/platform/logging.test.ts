@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
+import Fastify from 'fastify';
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { loggerOptions, requestLoggerFactory } from './logging.ts';
+import { AccessLog, loggerOptions, requestLoggerFactory } from './logging.ts';
 
 const capture = (level: string) => {
   const lines: Record<string, unknown>[] = [];
@@ -55,5 +56,65 @@ describe('a request logger', () => {
     requestLog.silent('never');
     await new Promise((resolve) => setImmediate(resolve));
     expect(lines).toMatchObject([{ reqId: 'c', part: 'upload', msg: 'from a grandchild' }]);
+  });
+});
+
+describe('the access log', () => {
+  const appLoggingAt = async (level: string) => {
+    const { log, lines } = capture(level);
+    const app = Fastify({
+      loggerInstance: log,
+      childLoggerFactory: requestLoggerFactory,
+      logController: new AccessLog(log),
+    });
+    app.get('/ok', () => ({ ok: true }));
+    app.get('/quiet', { logLevel: 'warn' }, () => ({ ok: true }));
+    app.get('/fails', () => {
+      throw new Error('broken');
+    });
+    await app.ready();
+    return { app, lines };
+  };
+  const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('writes one line per request when it is answered, its secrets redacted', async () => {
+    const { app, lines } = await appLoggingAt('info');
+    await app.inject({ method: 'GET', url: '/ok?token=Secret-Token-1&page=2', remoteAddress: '10.1.2.3' });
+    await settled();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 30,
+      msg: 'request completed',
+      reqId: expect.any(String),
+      method: 'GET',
+      url: '/ok?token=%5Bredacted%5D&page=2',
+      remoteAddress: '10.1.2.3',
+      statusCode: 200,
+      responseTime: expect.any(Number),
+    });
+    expect(JSON.stringify(lines)).not.toContain('Secret-Token-1');
+    await app.close();
+  });
+
+  it("writes nothing below the logger's level or the route's own", async () => {
+    const { app, lines } = await appLoggingAt('warn');
+    await app.inject({ method: 'GET', url: '/ok' });
+    const info = await appLoggingAt('info');
+    await info.app.inject({ method: 'GET', url: '/quiet' });
+    await settled();
+    expect(lines).toEqual([]);
+    expect(info.lines).toEqual([]);
+    await app.close();
+    await info.app.close();
+  });
+
+  it('still tells a failed request, with its status', async () => {
+    const { app, lines } = await appLoggingAt('info');
+    expect((await app.inject({ method: 'GET', url: '/fails' })).statusCode).toBe(500);
+    await settled();
+    expect(lines.filter((line) => line.msg === 'request completed')).toMatchObject([
+      { method: 'GET', url: '/fails', statusCode: 500 },
+    ]);
+    await app.close();
   });
 });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_PASSWORD_RULES } from '@media/contract';
-import pino from 'pino';
+import pino, { type DestinationStream } from 'pino';
 import { type BootstrapOutcome, bootstrap, generatePassword } from '../bootstrap.ts';
 import { startStreamSchedules } from '../modules/ingest/schedules.ts';
 import { startClipRendering } from '../modules/nodes/clip-render.ts';
@@ -30,7 +30,7 @@ export type StartedContext = {
 /** Opens the database of the config, migrates it forward and fills in what a first start needs. */
 export const createContext = async (
   config: Config,
-  options: { logStream?: NodeJS.WritableStream; database?: { poolSize?: number; inMemory?: boolean } } = {},
+  options: { logStream?: DestinationStream; database?: { poolSize?: number; inMemory?: boolean } } = {},
 ): Promise<StartedContext> => {
   const log = pino(loggerOptions(config.logLevel), options.logStream ?? process.stdout);
   const database = config.databaseUrl
