@@ -11,7 +11,7 @@ import { edgeServers, endpoints, services } from '../apps/server/src/modules/edg
 import { ingestQueueItems } from '../apps/server/src/modules/ingest/tables.ts';
 import { sha256 } from '../apps/server/src/platform/crypto.ts';
 import { makeArrivalsFolderRow } from '../apps/server/src/seed/demo-edge.ts';
-import { makeAccount, makeSite, makeUser } from '../apps/server/src/seed/factories.ts';
+import { grantAccountAccess, makeAccount, makeSite, makeUser } from '../apps/server/src/seed/factories.ts';
 import { withBenchServer } from './server-bench.ts';
 
 const run = promisify(execFile);
@@ -78,6 +78,8 @@ export const runIngestBenchmark = async () => {
       const db = ctx.db;
       const owner = await makeUser(db);
       const account = await makeAccount(db, { siteId: (await makeSite(db)).id, maxVideo: '640x360' });
+      // An edge server of a user lands media only in accounts its owner manages (issue 30).
+      await grantAccountAccess(db, owner.id, account.id, 'Account Manager');
       const folder = await makeArrivalsFolderRow(db, {
         accountId: account.id,
         name: 'Bench',

@@ -14,14 +14,22 @@ import { runWebSizeBenchmark } from './web-size.ts';
 type Benchmark = { name: string; title: string; run: () => Promise<void> };
 
 const benchmarks: Benchmark[] = [
-  { name: 'web-size', title: 'Web: JavaScript of the sign-in page plus shell', run: runWebSizeBenchmark },
+  {
+    name: 'web-size',
+    title: 'Web: JavaScript of the sign-in page and the first signed-in page, on the wire in Chromium',
+    run: runWebSizeBenchmark,
+  },
   {
     name: 'api-read',
     title:
       'API read: /api/me, a list and a paged search against a bare Fastify route, then the mixed load (PGlite; PostgreSQL too with DATABASE_URL)',
     run: runApiReadBenchmark,
   },
-  { name: 'longpoll', title: 'Live updates: one change to 2,000 long-pollers', run: runLongPollBenchmark },
+  {
+    name: 'longpoll',
+    title: 'Live updates: one change to BENCH_POLLERS (2,000) pages that long-poll again after each answer',
+    run: runLongPollBenchmark,
+  },
   {
     name: 'load-mix',
     title: 'Mixed load: 200 long-polling pages plus 50 connections on lists; where the wait goes',

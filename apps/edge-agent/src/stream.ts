@@ -303,6 +303,8 @@ const recordUntilStop = async (
         ? 'The schedule ends'
         : recorder.endWanted?.();
     if (endReason) {
+      // ffmpeg stops first: a schedule's recording is as long as asked, however slow the report is.
+      await current.recording.stop();
       pending += line(endReason);
       await cloud
         .reportProgress(item.id, { status: 'ingesting', recording: true, log: pending })

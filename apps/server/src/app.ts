@@ -40,9 +40,11 @@ import { AuthEpoch } from './platform/auth/auth-epoch.ts';
 import { RightsCache } from './platform/auth/rights-cache.ts';
 import { SESSION_COOKIE, SessionStore } from './platform/auth/sessions.ts';
 import type { AppContext, AppServices } from './platform/context.ts';
+import { registerCompression } from './platform/http/compression.ts';
 import { CsrfGuard } from './platform/http/csrf.ts';
 import { registerErrorHandler } from './platform/http/error-handler.ts';
 import { registerInputGuards } from './platform/http/input-guards.ts';
+import { registerRequestBodyTimeouts } from './platform/http/request-body-timeout.ts';
 import { registerRequestSession } from './platform/http/request-session.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { registerWebApp } from './platform/http/web-app.ts';
@@ -61,6 +63,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerInputGuards(app);
+  registerRequestBodyTimeouts(app, config);
 
   const authEpoch = await AuthEpoch.open(ctx.database);
   const services: AppServices = {
@@ -78,6 +81,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
     await authEpoch.close();
   });
   await app.register(fastifyCookie);
+  await registerCompression(app);
   registerSecurityHeaders(app, config);
   await app.register(fastifySwagger, {
     openapi: {

@@ -35,7 +35,11 @@ const serve = async (config: Config) => {
     shuttingDown = true;
     ctx.log.info({ signal }, 'shutting down');
     await localEdge?.stop();
+    // Requests under way get the grace period; whatever is still open then is cut, so that a client that
+    // stopped reading (or a long poll) never holds the stop for the keep-alive minute.
+    const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceSeconds * 1000);
     await app.close();
+    clearTimeout(cut);
     await ctx.close();
     process.exit(0);
   };

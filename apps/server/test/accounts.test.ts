@@ -6,8 +6,9 @@ import {
 } from '@media/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MSG_BILLING_GROUP_NOT_FOUND } from '../src/modules/accounts/service.ts';
 import { accounts, workflows } from '../src/modules/organisation/tables.ts';
-import { grantAccountAccess, makeAccount, makeUser } from '../src/seed/factories.ts';
+import { grantAccountAccess, makeAccount, makeReseller, makeUser } from '../src/seed/factories.ts';
 import {
   buildTestApp,
   type Collection,
@@ -222,6 +223,33 @@ describe(`accounts (${testDriver()})`, () => {
       await w.admin.client.post(`/api/accounts/${w.siblingAccount.id}`, { siteId: w.site.id });
     });
 
+    it("refuses another organisation's reseller as the billing group like a missing one (issue 30)", async () => {
+      const theirs = await makeReseller(t.ctx.db);
+      const path = `/api/accounts/${w.account.id}`;
+      const before = (await w.admin.client.get<Results<Account & { billingGroupId: number | null }>>(path))
+        .body.results.billingGroupId;
+      for (const billingGroupId of [theirs.id, 999_999]) {
+        const refused = await w.resellerManager.client.post<ErrorBody>(path, { billingGroupId });
+        expect(refused.status).toBe(400);
+        expect(refused.body.error.message).toBe(MSG_BILLING_GROUP_NOT_FOUND);
+        expect(refused.body.error.fields?.billingGroupId).toBe(MSG_BILLING_GROUP_NOT_FOUND);
+      }
+      const after =
+        await w.resellerManager.client.get<Results<Account & { billingGroupId: number | null }>>(path);
+      expect(after.body.results.billingGroupId).toBe(before);
+      // Their own reseller, sent back unchanged or chosen, is fine; an administrator sees every reseller.
+      const own = await w.resellerManager.client.post(path, { billingGroupId: w.reseller.id });
+      expect(own.status).toBe(200);
+      expect((await w.resellerManager.client.post(path, { billingGroupId: w.reseller.id })).status).toBe(200);
+      const admin = await w.admin.client.post<Results<{ billingGroupId: number }>>(path, {
+        billingGroupId: theirs.id,
+      });
+      expect(admin.body.results.billingGroupId).toBe(theirs.id);
+      // A value an administrator set comes back with the reseller manager's form unchanged.
+      expect((await w.resellerManager.client.post(path, { billingGroupId: theirs.id })).status).toBe(200);
+      await w.admin.client.post(path, { billingGroupId: before });
+    });
+
     it('answers 403 to an editor and 404 for a missing account', async () => {
       expect((await w.editor.client.post(`/api/accounts/${w.account.id}`, { department: 'x' })).status).toBe(
         403,
@@ -238,10 +266,13 @@ describe(`accounts (${testDriver()})`, () => {
       });
       expect(created.status).toBe(200);
       expect(created.body.results.name).toBe('new-show');
-      expect(
-        (await w.siteManager.client.post('/api/accounts', { name: 'elsewhere', siteId: w.otherSite.id }))
-          .status,
-      ).toBe(403);
+      // A site of another organisation is refused like a read of it: as a missing one (issue 30).
+      const elsewhere = await w.siteManager.client.post<ErrorBody>('/api/accounts', {
+        name: 'elsewhere',
+        siteId: w.otherSite.id,
+      });
+      expect(elsewhere.status).toBe(404);
+      expect(elsewhere.body.error.message).toBe('Site not found');
       expect(
         (await w.accountManager.client.post('/api/accounts', { name: 'mine', siteId: w.site.id })).status,
       ).toBe(403);

@@ -10,7 +10,7 @@ import { edgeServers, endpoints, services } from '../src/modules/edge/tables.ts'
 import { ingestQueueItems } from '../src/modules/ingest/tables.ts';
 import { media, nodes } from '../src/modules/nodes/tables.ts';
 import { sha256 } from '../src/platform/crypto.ts';
-import { makeUser } from '../src/seed/factories.ts';
+import { grantAccountAccess, makeUser } from '../src/seed/factories.ts';
 import { buildTestApp, makeWorld, type Results } from './harness.ts';
 
 // The world of the real ingest tests (agent-ingest*.test.ts): a listening app, an edge server with a file
@@ -88,6 +88,8 @@ export const makeIngestWorld = async (name: string, env: Record<string, string> 
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `${name}-`));
   const token = `agent-token-of-${name}-0123456789`.slice(0, 60);
   const owner = await makeUser(t.ctx.db);
+  // An edge server of a user lands media only in accounts its owner manages (issue 30).
+  await grantAccountAccess(t.ctx.db, owner.id, w.account.id, 'Account Manager');
   const edge = one(
     await t.ctx.db
       .insert(edgeServers)

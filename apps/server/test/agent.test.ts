@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeCommands, edgeServers, endpoints, services } from '../src/modules/edge/tables.ts';
 import { ingestQueueItems, unprocessedFiles } from '../src/modules/ingest/tables.ts';
 import { sha256 } from '../src/platform/crypto.ts';
-import { makeUser } from '../src/seed/factories.ts';
+import { grantAccountAccess, makeUser } from '../src/seed/factories.ts';
 import {
   buildTestApp,
   type ErrorBody,
@@ -100,6 +100,8 @@ describe(`edge agent API (${testDriver()})`, () => {
     t = await buildTestApp();
     w = await makeWorld(t);
     const owner = await makeUser(t.ctx.db);
+    // An edge server of a user lands media only in accounts its owner manages (issue 30).
+    await grantAccountAccess(t.ctx.db, owner.id, w.account.id, 'Account Manager');
     const mine = await makeEdge(token, owner.id);
     edgeId = mine.edge.id;
     endpointId = mine.endpoint.id;

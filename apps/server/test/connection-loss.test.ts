@@ -1,18 +1,21 @@
+import net from 'node:net';
 import { extraDataStoredKey } from '@media/contract';
-import { inArray, sql } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extraData } from '../src/modules/config/tables.ts';
-import { users } from '../src/modules/users/tables.ts';
 import { makeAccount, makeSite } from '../src/seed/factories.ts';
 import {
   buildTestApp,
   type ErrorBody,
+  eventually,
+  readMails,
   type TestApp,
   type TestClient,
   type TestResponse,
   testDriver,
 } from './harness.ts';
+import { createScratchPostgresDatabase } from './scratch-postgres.ts';
 
 const importRows = (tag: string) =>
   Array.from({ length: 100 }, (_, i) => ({
@@ -23,6 +26,91 @@ const importRows = (tag: string) =>
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A TCP relay in front of the PostgreSQL server, so that a test can make the server's connections go silent
+ * as a lost link leaves them (a network fault, a frozen host or proxy): `freeze` stops carrying the bytes of
+ * every connection open now, in both directions, and keeps both ends open; connections made afterwards are
+ * carried as before.
+ */
+const startRelay = async (databaseUrl: string) => {
+  const target = new URL(databaseUrl);
+  type Pair = { client: net.Socket; server: net.Socket; frozen: boolean };
+  const pairs = new Set<Pair>();
+  /** Set while the server cannot be reached: new connections are accepted and never answered. */
+  let unreachable = false;
+  const unanswered = new Set<net.Socket>();
+  const relay = net.createServer((client) => {
+    if (unreachable) {
+      client.pause();
+      client.on('error', () => {});
+      unanswered.add(client);
+      return;
+    }
+    const server = net.connect(Number(target.port || 5432), target.hostname);
+    const pair: Pair = { client, server, frozen: false };
+    pairs.add(pair);
+    // A carried connection ends on both sides together; a frozen one tells neither side anything.
+    const end = () => {
+      if (pair.frozen) return;
+      pairs.delete(pair);
+      client.destroy();
+      server.destroy();
+    };
+    for (const socket of [client, server]) socket.on('error', end).on('close', end);
+    client.pipe(server);
+    server.pipe(client);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const url = new URL(databaseUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String((relay.address() as net.AddressInfo).port);
+  const drop = (pair: Pair) => {
+    pairs.delete(pair);
+    pair.client.destroy();
+    pair.server.destroy();
+  };
+  /** Stops carrying every open connection; answers how many. */
+  const freeze = () => {
+    let count = 0;
+    for (const pair of pairs) {
+      if (pair.frozen) continue;
+      pair.frozen = true;
+      pair.client.unpipe();
+      pair.server.unpipe();
+      pair.client.pause();
+      pair.server.pause();
+      count++;
+    }
+    return count;
+  };
+  /** Closes the frozen connections (both ends), as a link that comes back finds them gone. */
+  const dropFrozen = () => {
+    for (const pair of pairs) if (pair.frozen) drop(pair);
+  };
+  return {
+    url: url.toString(),
+    freeze,
+    dropFrozen,
+    /** The server can no longer be reached: open connections go silent, new ones are never answered. */
+    cutOff: () => {
+      unreachable = true;
+      freeze();
+    },
+    /** The server can be reached again; what was left silent meanwhile is closed. */
+    restore: () => {
+      unreachable = false;
+      for (const socket of unanswered) socket.destroy();
+      unanswered.clear();
+      dropFrozen();
+    },
+    close: async () => {
+      for (const pair of pairs) drop(pair);
+      for (const socket of unanswered) socket.destroy();
+      await new Promise((resolve) => relay.close(resolve));
+    },
+  };
+};
+
 // PGlite is one in-process connection: there is no server connection to lose.
 describe.skipIf(testDriver() !== 'postgres')(
   'PostgreSQL connection loss (skipped on PGlite: it has no connection to lose)',
@@ -30,6 +118,8 @@ describe.skipIf(testDriver() !== 'postgres')(
     let t: TestApp;
     let admin: TestClient;
     let killer: pg.Client;
+    let database: Awaited<ReturnType<typeof createScratchPostgresDatabase>>;
+    let relay: Awaited<ReturnType<typeof startRelay>>;
     let siteId: number;
     let accountIds: number[];
     const crashes: unknown[] = [];
@@ -38,18 +128,28 @@ describe.skipIf(testDriver() !== 'postgres')(
     beforeAll(async () => {
       process.on('uncaughtException', recordCrash);
       process.on('unhandledRejection', recordCrash);
-      t = await buildTestApp({ LONG_POLL_SECONDS: '5' });
+      // The server reaches its database through the relay; the test's own connections go straight to it.
+      database = await createScratchPostgresDatabase(process.env.DATABASE_URL as string, 'test');
+      relay = await startRelay(database.url);
+      t = await buildTestApp({
+        DATABASE_URL: relay.url,
+        LONG_POLL_SECONDS: '5',
+        // The throughput test reads as fast as it can with one session.
+        RATE_LIMIT_PER_MINUTE: '1000000',
+      });
       admin = await t.admin();
       siteId = (await makeSite(t.ctx.db)).id;
       accountIds = [];
       for (let i = 0; i < 4; i++) accountIds.push((await makeAccount(t.ctx.db, { siteId })).id);
       // The killer sits in the scratch database, so pg_stat_activity.datname finds the server's connections.
-      killer = new pg.Client({ connectionString: t.config.databaseUrl });
+      killer = new pg.Client({ connectionString: database.url });
       await killer.connect();
     });
     afterAll(async () => {
       await killer?.end();
       await t?.close();
+      await relay?.close();
+      await database?.drop();
       process.off('uncaughtException', recordCrash);
       process.off('unhandledRejection', recordCrash);
     });
@@ -71,18 +171,21 @@ describe.skipIf(testDriver() !== 'postgres')(
           [extraDataStoredKey(`${tag}${i}`)]: `value ${i}`,
         }),
       );
-    const importedCount = async (tag: string) =>
+    /** How many of the import's users exist, read on the test's own connection (the storms spare it). */
+    const importedCount = async (tag: string) => {
+      const { rows } = await killer.query<{ n: number }>(
+        'select count(*)::int as n from users where email = any($1::text[])',
+        [importRows(tag).map((row) => row.email)],
+      );
+      return rows[0]?.n ?? 0;
+    };
+    /** The connections listening for live updates (the bus's, one per instance). */
+    const listeners = async () =>
       (
-        await t.ctx.db
-          .select({ id: users.id })
-          .from(users)
-          .where(
-            inArray(
-              users.email,
-              importRows(tag).map((row) => row.email),
-            ),
-          )
-      ).length;
+        await killer.query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'LISTEN%'`,
+        )
+      ).rows[0]?.n;
     const expectUnavailable = (response: TestResponse<ErrorBody>) => {
       expect(response.status).toBe(503);
       expect(response.body.error.code).toBe('unavailable');
@@ -93,7 +196,7 @@ describe.skipIf(testDriver() !== 'postgres')(
       // Hold the tables the import and the writes change, so each stops inside its transaction (after the
       // import inserted its users); then end exactly those connections while they wait. The holder is a
       // connection of its own: in a transaction, pg_stat_activity would answer the same snapshot again.
-      const holder = new pg.Client({ connectionString: t.config.databaseUrl });
+      const holder = new pg.Client({ connectionString: database.url });
       await holder.connect();
       await holder.query('begin');
       await holder.query('lock table password_tokens, extra_data in exclusive mode');
@@ -134,7 +237,7 @@ describe.skipIf(testDriver() !== 'postgres')(
       const waiting = admin.get<ErrorBody>(`/api/events/${eventId}/longpoll`);
       await sleep(300);
       // Hold the event's row, so storing the cursor of the answer waits, and end that connection.
-      const holder = new pg.Client({ connectionString: t.config.databaseUrl });
+      const holder = new pg.Client({ connectionString: database.url });
       await holder.connect();
       await holder.query('begin');
       await holder.query('select id from live_events where id = $1 for update', [eventId]);
@@ -149,6 +252,113 @@ describe.skipIf(testDriver() !== 'postgres')(
       const again = await admin.get<{ results: { channel: string }[] }>(`/api/events/${eventId}/longpoll`);
       expect(again.status).toBe(200);
       expect(again.body.results.map((update) => update.channel)).toEqual(['cloud/cursor']);
+      expect(crashes).toEqual([]);
+    });
+
+    it('is back to its throughput within 5 s of a storm of ended and silent connections; no request waits past 10 s', async () => {
+      // Cheap signed-in reads (the session, the auth epoch, the answer), eight at a time, each timed.
+      const timings: { start: number; end: number; status: number }[] = [];
+      const waiting = new Set<{ start: number }>();
+      let reading = true;
+      const reader = async () => {
+        while (reading) {
+          const read = { start: Date.now() };
+          waiting.add(read);
+          const response = await admin.get('/api/me');
+          waiting.delete(read);
+          timings.push({ start: read.start, end: Date.now(), status: response.status });
+        }
+      };
+      const readers = Array.from({ length: 8 }, () => reader());
+      const answeredIn = (from: number, to: number) =>
+        timings.filter((timing) => timing.status === 200 && timing.end >= from && timing.end < to).length;
+      try {
+        const baselineFrom = Date.now();
+        await sleep(1500);
+        const baseline = (answeredIn(baselineFrom, Date.now()) * 1000) / (Date.now() - baselineFrom);
+
+        // The storm: every connection of the server's database ended again and again for 3 s; then the
+        // connections it has made since go silent (bytes no longer carried, nothing closed), as a lost link
+        // leaves them.
+        let killed = 0;
+        for (const until = Date.now() + 3000; Date.now() < until; await sleep(20))
+          killed += await terminate('true');
+        // New connections are made at once: reads are answered, and the job queue, its owner lock and the
+        // live-update listener are back on theirs. Then all of them go silent.
+        const lastKill = Date.now();
+        const back = await eventually(async () => {
+          const { rows } = await killer.query<{ name: string }>(
+            `select distinct application_name as name from pg_stat_activity
+              where datname = current_database()
+                and application_name in ('media-jobs', 'media-jobs-owner', 'media-live-listener') order by 1`,
+          );
+          const names = rows.map((row) => row.name);
+          return answeredIn(lastKill, Date.now()) >= 8 && names.length === 3 ? names : undefined;
+        });
+        expect(back).toEqual(['media-jobs', 'media-jobs-owner', 'media-live-listener']);
+        const silenced = relay.freeze();
+        const stormEnd = Date.now();
+        expect(killed).toBeGreaterThan(10);
+        expect(silenced).toBeGreaterThanOrEqual(4);
+
+        // Within 5 s of the storm, a window of 1 s answers at least half as many reads as the baseline did.
+        let recoveredAfter: number | undefined;
+        while (recoveredAfter === undefined && Date.now() < stormEnd + 5000) {
+          await sleep(100);
+          const now = Date.now();
+          if (now - 1000 >= stormEnd && answeredIn(now - 1000, now) >= baseline / 2)
+            recoveredAfter = now - stormEnd;
+        }
+        reading = false;
+        // The reads still waiting get until 10 s after their start to answer.
+        const oldest = Math.min(Date.now(), ...[...waiting].map((read) => read.start));
+        await Promise.race([Promise.all(readers), sleep(Math.max(0, oldest + 10_000 - Date.now()))]);
+        const longest = Math.max(
+          ...timings.map((timing) => timing.end - timing.start),
+          ...[...waiting].map((read) => Date.now() - read.start),
+        );
+        expect(
+          { recoveredWithin5s: recoveredAfter !== undefined, longestWaitUnder10s: longest < 10_000 },
+          `baseline ${Math.round(baseline)} reads/s; ${killed} connections ended, ${silenced} silenced; ` +
+            `back after ${recoveredAfter ?? 'more than 5000'} ms; longest wait ${longest} ms`,
+        ).toEqual({ recoveredWithin5s: true, longestWaitUnder10s: true });
+        expect(baseline).toBeGreaterThan(20);
+        for (const timing of timings) expect([200, 503]).toContain(timing.status);
+
+        // The jobs run again: a mail sent now is delivered.
+        const invited = await admin.post('/api/users', {
+          siteId,
+          dryRun: false,
+          users: [{ fullname: 'After Storm', company: 'Cut Cables Ltd', email: 'after.storm@example.com' }],
+        });
+        expect(invited.status).toBe(200);
+        await eventually(
+          () => readMails(t.config).some((mail) => mail.includes('To: after.storm@example.com')),
+          10_000,
+        );
+        expect(crashes).toEqual([]);
+      } finally {
+        reading = false;
+        relay.dropFrozen();
+      }
+    });
+
+    it('answers 503 within 10 s while the database cannot be reached, and serves again once it can', async () => {
+      relay.cutOff();
+      try {
+        const start = Date.now();
+        const answers = await Promise.race([
+          Promise.all([admin.get<ErrorBody>('/api/me'), admin.get<ErrorBody>('/api/users')]),
+          sleep(12_000).then(() => 'no answer in 12 s' as const),
+        ]);
+        expect(answers).not.toBe('no answer in 12 s');
+        if (answers === 'no answer in 12 s') return;
+        expect(Date.now() - start).toBeLessThan(10_000);
+        for (const answer of answers) expectUnavailable(answer);
+      } finally {
+        relay.restore();
+      }
+      await eventually(async () => (await admin.get('/api/me')).status === 200);
       expect(crashes).toEqual([]);
     });
 
@@ -183,22 +393,18 @@ describe.skipIf(testDriver() !== 'postgres')(
       expect([0, 100]).toContain(imported);
       if (responses[0]?.status === 200) expect(imported).toBe(100);
 
-      // The pool replaced its connections, and the live-update listener reconnected: a change made now
-      // reaches a waiting long-poll.
-      const users = await admin.get('/api/users');
-      expect(users.status).toBe(200);
+      // The pool replaces its connections, and the live-update listener reconnects (once: one connection);
+      // a change made then reaches a waiting long-poll.
+      await eventually(async () => (await admin.get('/api/users')).status === 200);
+      await eventually(async () => (await listeners()) === 1);
       const waiting = admin.get<{ results: { channel: string }[] }>(`/api/events/${eventId}/longpoll`);
       await sleep(200);
       await t.ctx.publish('cloud/chaos', [1]);
       const delivered = await waiting;
       expect(delivered.status).toBe(200);
       expect(delivered.body.results.map((update) => update.channel)).toContain('cloud/chaos');
+      expect(await listeners()).toBe(1);
       expect(crashes).toEqual([]);
-      // The listener is back on its own connection.
-      const listening = await t.ctx.db.execute(
-        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'LISTEN%'`,
-      );
-      expect((listening as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(1);
     });
   },
 );

@@ -110,6 +110,41 @@ describe('one process per embedded data directory', () => {
     await (await lockDataDir(dir)).release();
   });
 
+  it('is not stopped by a lock file that names a live process which holds no lock (a process id reused after a crash)', async () => {
+    const dir = path.join(dataDir, 'reused');
+    const crashed = spawn(
+      process.execPath,
+      [
+        ...['--import', 'tsx', '--input-type=module', '-e'],
+        `import { lockDataDir } from ${JSON.stringify(path.join(root, 'apps/server/src/platform/db/data-dir-lock.ts'))};
+         await lockDataDir(${JSON.stringify(dir)});
+         console.log('held');
+         setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise((resolve) => crashed.stdout?.once('data', resolve));
+    await expect(lockDataDir(dir)).rejects.toThrow(`is in use by process ${crashed.pid}`);
+    crashed.kill('SIGKILL');
+    await new Promise((resolve) => crashed.once('exit', resolve));
+    // What the crash left names a process id that a live, unrelated process now has.
+    const unrelated = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      const lockPath = `${dir}.lock`;
+      const recorded = fs.statSync(lockPath).isDirectory() ? path.join(lockPath, 'owner.json') : lockPath;
+      fs.writeFileSync(
+        recorded,
+        fs.readFileSync(recorded, 'utf8').replace(`"pid":${crashed.pid}`, `"pid":${unrelated.pid}`),
+      );
+      expect(fs.readFileSync(recorded, 'utf8')).toContain(`"pid":${unrelated.pid}`);
+      const held = await lockDataDir(dir);
+      expect(JSON.parse(fs.readFileSync(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
+      await held.release();
+    } finally {
+      unrelated.kill('SIGKILL');
+    }
+  }, 60_000);
+
   it.skipIf(testDriver() === 'postgres')(
     'frees the directory when its start is refused (an ADMIN_PASSWORD that breaks the rules), so the next start opens it',
     async () => {
@@ -131,8 +166,10 @@ describe('one process per embedded data directory', () => {
       const first = await spawnServer(dataDir);
       running.push(first);
       // The second one boots while the first one prepares its database; it must find the lock taken.
-      const lockOwner = path.join(dataDir, 'db.lock', 'owner.json');
-      for (const until = Date.now() + 90_000; !fs.existsSync(lockOwner) && Date.now() < until; )
+      const lockFile = path.join(dataDir, 'db.lock');
+      const lockNames = (pid: number | undefined) =>
+        fs.existsSync(lockFile) && fs.readFileSync(lockFile, 'utf8').includes(`"pid":${pid}`);
+      for (const until = Date.now() + 90_000; !lockNames(first.child.pid) && Date.now() < until; )
         await new Promise((resolve) => setTimeout(resolve, 50));
       const second = await spawnServer(dataDir);
       await running.push(second);
@@ -153,7 +190,14 @@ describe('one process per embedded data directory', () => {
 
       first.child.kill('SIGKILL');
       await first.exited;
-      const third = await spawnServer(dataDir);
+      // The lock file still names the killed process, whose id a live, unrelated process may have by the next
+      // start: the kernel's lock, not that id, decides.
+      const unrelated = spawn('sleep', ['60'], { stdio: 'ignore' });
+      fs.writeFileSync(
+        lockFile,
+        fs.readFileSync(lockFile, 'utf8').replace(`"pid":${first.child.pid}`, `"pid":${unrelated.pid}`),
+      );
+      const third = await spawnServer(dataDir).finally(() => unrelated.kill('SIGKILL'));
       running.push(third);
       await untilServing(third);
       const again = await signInAdmin(third.url);
@@ -162,8 +206,9 @@ describe('one process per embedded data directory', () => {
       expect(kept).toHaveLength(30);
       third.child.kill('SIGTERM');
       expect(await third.exited).toBe(0);
-      // A clean stop frees the directory.
-      expect(fs.existsSync(path.join(dataDir, 'db.lock'))).toBe(false);
+      // A clean stop frees the directory, and its lock file names nobody.
+      expect(fs.readFileSync(lockFile, 'utf8')).toBe('');
+      await (await lockDataDir(path.join(dataDir, 'db'))).release();
     },
     240_000,
   );

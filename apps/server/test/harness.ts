@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { generate } from 'otplib';
+import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/platform/config.ts';
 import type { AppContext } from '../src/platform/context.ts';
@@ -19,6 +20,15 @@ import {
 } from '../src/seed/factories.ts';
 import { createScratchPostgresDatabase } from './scratch-postgres.ts';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A dump of an embedded database with every migration applied: each test file opens a copy of it. */
+    pgliteTemplate: string | undefined;
+    /** A PostgreSQL database with every migration applied: each test file's database is made from it. */
+    postgresTemplate: string | undefined;
+  }
+}
+
 export const ADMIN_TEST_PASSWORD = 'Adm1n-Secret!';
 
 /** Which database the integration tests run on: PGlite, or PostgreSQL when TEST_DB=postgres and DATABASE_URL is set. */
@@ -26,7 +36,7 @@ export const testDriver = (): 'pglite' | 'postgres' =>
   process.env.TEST_DB === 'postgres' && process.env.DATABASE_URL ? 'postgres' : 'pglite';
 
 const createFreshPostgresDatabase = () =>
-  createScratchPostgresDatabase(process.env.DATABASE_URL as string, 'test');
+  createScratchPostgresDatabase(process.env.DATABASE_URL as string, 'test', inject('postgresTemplate'));
 
 /** The answer envelopes of DESIGN.md, as tests read them. */
 export type Results<T> = { results: T };
@@ -155,7 +165,11 @@ export const buildTestApp = async (env: Record<string, string> = {}): Promise<Te
       done();
     },
   });
-  const { ctx } = await createContext(config, { logStream, database: { inMemory: true, poolSize: 4 } });
+  const { ctx } = await createContext(config, {
+    logStream,
+    // On PGlite, a copy of the run's migrated template (test/pglite-template.ts) instead of a new database.
+    database: { inMemory: true, poolSize: 4, template: inject('pgliteTemplate') },
+  });
   const app = await buildApp(ctx);
   await app.ready();
   return {

@@ -1,8 +1,16 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginFailures } from '../src/modules/auth/tables.ts';
+import { liveChanges } from '../src/modules/events/tables.ts';
 import { LISTENER_APPLICATION_NAME } from '../src/platform/live/bus.ts';
-import { buildSecondInstance, buildTestApp, type TestApp, TestClient, testDriver } from './harness.ts';
+import {
+  buildSecondInstance,
+  buildTestApp,
+  eventually,
+  type TestApp,
+  TestClient,
+  testDriver,
+} from './harness.ts';
 
 // Several instances share one PostgreSQL database; PGlite is one process's database by design.
 describe.skipIf(testDriver() !== 'postgres')('two instances on one PostgreSQL database', () => {
@@ -57,6 +65,37 @@ describe.skipIf(testDriver() !== 'postgres')('two instances on one PostgreSQL da
     expect(delivered.body.results).toEqual([
       expect.objectContaining({ channel: 'cloud/loginLockouts', data: { modified: ['user:two-instances'] } }),
     ]);
+  });
+
+  it('reads an event id again on B once A changed its subscriptions or deleted it (B keeps what it read)', async () => {
+    const onA = await a.admin();
+    const onB = new TestClient(b.app, b.ctx.config);
+    for (const [name, value] of onA.cookies) onB.cookies.set(name, value);
+    const eventId = (await onA.post<{ results: { eventId: string } }>('/api/events/create')).body.results
+      .eventId;
+    expect((await onA.post(`/api/events/${eventId}/subscribe`, { channels: ['cloud/roles'] })).status).toBe(
+      200,
+    );
+    // B reads the event id at its first poll and keeps it.
+    const first = onB.get<{ results: unknown[] }>(`/api/events/${eventId}/longpoll`);
+    await eventually(() => b.ctx.live.recent.waiting().pollers === 1 || undefined);
+    await a.ctx.publish('cloud/roles', [1]);
+    expect((await first).body.results).toHaveLength(1);
+    // A channel added on A reaches the next poll on B.
+    expect(
+      (await onA.post(`/api/events/${eventId}/subscribe`, { channels: ['cloud/loginLockouts'] })).status,
+    ).toBe(200);
+    const second = onB.get<{ results: { channel: string }[] }>(`/api/events/${eventId}/longpoll`);
+    await eventually(() => b.ctx.live.recent.waiting().pollers === 1 || undefined);
+    await a.ctx.publish('cloud/loginLockouts', ['user:instances']);
+    expect((await second).body.results).toEqual([
+      expect.objectContaining({ channel: 'cloud/loginLockouts' }),
+    ]);
+    // Deleted on A: B answers 410 as soon as it has read the announcement.
+    expect((await onA.post(`/api/events/${eventId}/delete`)).status).toBe(200);
+    const [announced] = await a.ctx.db.select({ id: sql<number>`max(${liveChanges.id})` }).from(liveChanges);
+    await eventually(() => b.ctx.live.recent.highestRead() >= Number(announced?.id) || undefined);
+    expect((await onB.get(`/api/events/${eventId}/longpoll`)).status).toBe(410);
   });
 
   it('keeps delivering after the listening connection is cut: it reconnects and long-pollers look again', async () => {

@@ -1,4 +1,10 @@
-import { MSG_INVITE_ACCEPTED, MSG_INVITE_INVALID, MSG_USER_ALREADY_LINKED } from '@media/contract';
+import {
+  MSG_EMAIL_TAKEN,
+  MSG_INVITE_ACCEPTED,
+  MSG_INVITE_INVALID,
+  MSG_USER_ALREADY_LINKED,
+  MSG_USERNAME_TAKEN,
+} from '@media/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../src/seed/factories.ts';
 import {
@@ -6,6 +12,7 @@ import {
   type Collection,
   type ErrorBody,
   eventually,
+  type LoginBody,
   makeWorld,
   type Results,
   readMailTexts,
@@ -118,6 +125,36 @@ describe(`invites (${testDriver()})`, () => {
     });
     expect(linked.status).toBe(409);
     expect(linked.body.error.message).toContain(MSG_USER_ALREADY_LINKED);
+  });
+
+  it("refuses to register a user name that is a user's email, or an email that is a user's user name", async () => {
+    const holder = await makeUser(t.ctx.db, { username: 'ivy@example.com', email: 'ivy.work@example.com' });
+    await w.accountManager.client.post(`/api/accounts/${w.account.id}/invites`, {
+      data: [{ email: 'jon@example.com', roleId: editorRole }],
+    });
+    const jon = await tokenMailedTo('jon@example.com');
+    const named = await t.client().post<ErrorBody>(`/api/invitations/${jon}/accept`, {
+      fullname: 'Jon',
+      username: holder.email.toUpperCase(),
+      newPassword: 'Str0ng-Passw0rd!',
+    });
+    expect(named.status).toBe(409);
+    expect(named.body.error.fields?.username).toBe(MSG_USERNAME_TAKEN);
+    await w.accountManager.client.post(`/api/accounts/${w.account.id}/invites`, {
+      data: [{ email: 'IVY@example.com', roleId: editorRole }],
+    });
+    const ivy = await tokenMailedTo('IVY@example.com');
+    const mailed = await t.client().post<ErrorBody>(`/api/invitations/${ivy}/accept`, {
+      fullname: 'Ivy Two',
+      username: 'ivy.two',
+      newPassword: 'Str0ng-Passw0rd!',
+    });
+    expect(mailed.status).toBe(409);
+    expect(mailed.body.error.message).toBe(MSG_EMAIL_TAKEN);
+    expect(
+      (await t.client().post<LoginBody>('/api/login', { username: 'ivy.two', password: 'Str0ng-Passw0rd!' }))
+        .body.results.status,
+    ).toBe('invalid');
   });
 
   it('answers 400 for bad input, 403 to editors, 404 for missing accounts and 401 signed out', async () => {

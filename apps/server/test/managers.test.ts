@@ -1,6 +1,11 @@
-import { MSG_ALREADY_MANAGER, MSG_LAST_ADMIN } from '@media/contract';
+import {
+  MSG_ALREADY_MANAGER,
+  MSG_LAST_ADMIN,
+  MSG_MANAGER_NOT_BELOW,
+  MSG_MANAGER_ROLE_NOT_SELECTABLE,
+} from '@media/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser } from '../src/seed/factories.ts';
+import { findRoleByName, makeUser } from '../src/seed/factories.ts';
 import {
   buildTestApp,
   type Collection,
@@ -70,6 +75,63 @@ describe(`managers (${testDriver()})`, () => {
       `/api/accounts/${w.account.id}/userAccess`,
     );
     expect(access.body.results.some((u) => u.id === user.id)).toBe(true);
+  });
+
+  it('keeps an account manager from demoting or removing a peer manager, by the managers API or the user access (issue 30)', async () => {
+    const peer = await makeUser(t.ctx.db, { homeSiteId: w.site.id });
+    const managersPath = `/api/managers/account/${peer.id}?scopeId=${w.account.id}`;
+    expect(
+      (await w.siteManager.client.post(`/api/managers/account/${peer.id}`, { scopeId: w.account.id })).status,
+    ).toBe(200);
+    const roleOf = async (userId: number) =>
+      (
+        await w.siteManager.client.get<Collection<{ id: number; roleId: number }>>(
+          `/api/accounts/${w.account.id}/userAccess`,
+        )
+      ).body.results.find((u) => u.id === userId)?.roleId;
+    const managerRole = await roleOf(peer.id);
+
+    // A peer is not below them: neither through the managers API, nor by changing or removing their access.
+    const demoted = await del(w.accountManager.client, managersPath);
+    expect(demoted.status).toBe(403);
+    expect((demoted.body as ErrorBody).error.message).toBe(MSG_MANAGER_NOT_BELOW);
+    const viewer = (await findRoleByName(t.ctx.db, 'Viewer')).id;
+    const changed = await w.accountManager.client.post<ErrorBody>(
+      `/api/accounts/${w.account.id}/userAccess/${peer.id}`,
+      { roleId: viewer },
+    );
+    expect(changed.status).toBe(403);
+    expect(changed.body.error.message).toBe(MSG_MANAGER_ROLE_NOT_SELECTABLE);
+    expect(
+      (
+        await w.accountManager.client.post(`/api/accounts/${w.account.id}/userAccess`, {
+          data: [{ userId: peer.id, roleId: viewer }],
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await del(w.accountManager.client, `/api/accounts/${w.account.id}/userAccess/${peer.id}`)).status,
+    ).toBe(403);
+    // Nor do they step down themselves (the managers table never offers it: canremoveself False).
+    expect(
+      (
+        await del(
+          w.accountManager.client,
+          `/api/managers/account/${w.accountManager.user.id}?scopeId=${w.account.id}`,
+        )
+      ).status,
+    ).toBe(403);
+    expect(await roleOf(peer.id)).toBe(managerRole);
+    const list = await w.accountManager.client.get<Collection<Manager>>(
+      `/api/managers/account?scopeId=${w.account.id}`,
+    );
+    expect(list.body.results.map((m) => m.id)).toEqual(
+      expect.arrayContaining([peer.id, w.accountManager.user.id]),
+    );
+
+    // The site's manager, above them both, does.
+    expect((await del(w.siteManager.client, managersPath)).status).toBe(200);
+    expect(await roleOf(peer.id)).toBe((await findRoleByName(t.ctx.db, 'Editor')).id);
   });
 
   it('keeps administrators to administrators and never removes the last one', async () => {

@@ -9,7 +9,7 @@ import { ingestQueueItems } from '../src/modules/ingest/tables.ts';
 import { media, nodes, thumbs } from '../src/modules/nodes/tables.ts';
 import { sha256 } from '../src/platform/crypto.ts';
 import { makeArrivalsFolderRow } from '../src/seed/demo-edge.ts';
-import { makeUser } from '../src/seed/factories.ts';
+import { grantAccountAccess, makeUser } from '../src/seed/factories.ts';
 import { buildTestApp, makeWorld, type Results, type TestApp, testDriver, type World } from './harness.ts';
 
 const one = <T>(rows: T[]): T => {
@@ -81,6 +81,9 @@ describe(`ingested files land in the media tree (${testDriver()})`, () => {
     t = await buildTestApp();
     w = await makeWorld(t);
     const owner = await makeUser(t.ctx.db);
+    // An edge server of a user lands media only in accounts its owner manages (issue 30).
+    for (const account of [w.account, w.siblingAccount])
+      await grantAccountAccess(t.ctx.db, owner.id, account.id, 'Account Manager');
     const edge = one(
       await t.ctx.db
         .insert(edgeServers)
@@ -224,5 +227,19 @@ describe(`ingested files land in the media tree (${testDriver()})`, () => {
       .from(nodes)
       .where(and(eq(nodes.accountId, w.account.id), eq(nodes.name, 'broken')));
     expect(broken).toBeUndefined();
+  });
+
+  it('names the queue item and its node without control and bidi characters, and keeps the source name', async () => {
+    const sourceName = 'day3/ünï©ødé \u202Evom.exe\r\n.mov';
+    const id = await ingest(rushesEndpointId, 'deceptive', sourceName, false);
+    const item = one(await t.ctx.db.select().from(ingestQueueItems).where(eq(ingestQueueItems.id, id)));
+    expect(item.clipName).toBe('ünï©ødé vom.exe');
+    // The agent reads the file by its source name: that stays as the file is named.
+    expect(item.sourceName).toBe(sourceName);
+    const node = one(
+      (await nodesOf(w.account.id)).filter((row) => row.metadata.ingestQueueItemId === String(id)),
+    );
+    expect(node.name).toBe('ünï©ødé vom.exe');
+    expect(node.path).toBe('/Arrivals/Rushes/ünï©ødé vom.exe');
   });
 });

@@ -1,4 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { siteGroups, sites } from '../src/modules/organisation/tables.ts';
+import { makeSiteGroup } from '../src/seed/factories.ts';
 import {
   buildTestApp,
   type Collection,
@@ -82,6 +85,53 @@ describe(`resellers, site groups and sites (${testDriver()})`, () => {
     expect((await w.siteManager.client.post(`/api/sites/${w.site.id}`, { disabled: true })).status).toBe(403);
     expect((await w.editor.client.post(`/api/sites/${w.site.id}`, { name: 'x' })).status).toBe(403);
     expect((await t.client().get('/api/sites')).status).toBe(401);
+  });
+
+  it("refuses another organisation's reseller or site group like a missing one (404, issue 30)", async () => {
+    const theirGroup = await makeSiteGroup(t.ctx.db);
+    const theirReseller = theirGroup.resellerId;
+    const refusedLikeMissing = async (
+      call: (id: number) => ReturnType<World['admin']['client']['post']>,
+      theirs: number,
+      label: string,
+    ) => {
+      for (const id of [theirs, 999_999]) {
+        const answer = await call(id);
+        expect(answer.status).toBe(404);
+        expect((answer.body as ErrorBody).error.message).toBe(`${label} not found`);
+      }
+    };
+    const manager = w.resellerManager.client;
+    await refusedLikeMissing(
+      (id) => manager.post('/api/siteGroups', { name: 'Theirs?', resellerId: id }),
+      theirReseller,
+      'Reseller',
+    );
+    await refusedLikeMissing(
+      (id) => manager.post(`/api/siteGroups/${w.siteGroup.id}`, { resellerId: id }),
+      theirReseller,
+      'Reseller',
+    );
+    await refusedLikeMissing(
+      (id) => manager.post('/api/sites', { name: 'Theirs?', siteGroupId: id }),
+      theirGroup.id,
+      'Site group',
+    );
+    await refusedLikeMissing(
+      (id) => manager.post(`/api/sites/${w.site.id}`, { siteGroupId: id }),
+      theirGroup.id,
+      'Site group',
+    );
+    const [group] = await t.ctx.db.select().from(siteGroups).where(eq(siteGroups.id, w.siteGroup.id));
+    expect(group?.resellerId).toBe(w.reseller.id);
+    const [site] = await t.ctx.db.select().from(sites).where(eq(sites.id, w.site.id));
+    expect(site?.siteGroupId).toBe(w.siteGroup.id);
+    // One they see without the right stays a 403: a site manager sees their site's group.
+    const seen = await w.siteManager.client.post<ErrorBody>('/api/sites', {
+      name: 'Beside mine',
+      siteGroupId: w.siteGroup.id,
+    });
+    expect(seen.status).toBe(403);
   });
 
   it('lists the sites a user can see and answers 404 for others', async () => {

@@ -61,6 +61,26 @@ describe(`password reset and registration (${testDriver()})`, () => {
     expect(readMails(t.config).some((m) => m.includes('nobody-by-this-name'))).toBe(false);
   });
 
+  it('sends nothing for an identifier that names two users, and still resets by an unambiguous one', async () => {
+    // Made before user names and emails were kept apart: one user's user name is another's email.
+    const victim = await makeUser(t.ctx.db, { email: 'victim@example.com' });
+    const renamed = await makeUser(t.ctx.db, { username: 'VICTIM@example.com', email: 'taker@example.com' });
+    const ambiguous = await t
+      .client()
+      .post<MessageBody>('/api/passwordReset', { username: 'victim@example.com' });
+    const unknown = await t
+      .client()
+      .post<MessageBody>('/api/passwordReset', { username: 'nobody@example.com' });
+    expect(ambiguous.status).toBe(200);
+    expect(ambiguous.body).toEqual(unknown.body);
+    // Resets mail in the background: once a later one has mailed, the ambiguous one has long answered.
+    await t.client().post('/api/passwordReset', { username: victim.username });
+    const link = linkIn(await mailTo(victim.email));
+    expect(link.userId).toBe(victim.id);
+    expect(readMails(t.config).filter((m) => m.includes(`To: ${victim.email}`))).toHaveLength(1);
+    expect(readMails(t.config).some((m) => m.includes(`To: ${renamed.email}`))).toBe(false);
+  });
+
   it('mails a link to the Change password page that sets the password once', async () => {
     const user = await makeUser(t.ctx.db);
     const signedIn = await t.client().signIn(user.username, user.password as string);

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import net from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { API_VERSIONS, DEFAULT_EDGE_ADVANCED_OPTIONS } from '@media/contract';
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,8 +7,9 @@ import { edgeServers } from '../src/modules/edge/tables.ts';
 import { sha256 } from '../src/platform/crypto.ts';
 import { AppError } from '../src/platform/errors.ts';
 import { requireApiVersion } from '../src/platform/http/api-version.ts';
-import { makeUser } from '../src/seed/factories.ts';
-import { buildTestApp, type TestApp, testDriver } from './harness.ts';
+import { MSG_REQUEST_BODY_TIMEOUT } from '../src/platform/http/request-body-timeout.ts';
+import { makeAccount, makeSite, makeUser } from '../src/seed/factories.ts';
+import { buildTestApp, multipartFile, type TestApp, type TestClient, testDriver } from './harness.ts';
 
 describe(`HTTP conventions (${testDriver()})`, () => {
   let t: TestApp;
@@ -33,6 +35,35 @@ describe(`HTTP conventions (${testDriver()})`, () => {
     const api = await t.client().get<{ error: { code: string } }>('/api/nothing-here');
     expect(api.status).toBe(404);
     expect(api.body.error.code).toBe('not_found');
+  });
+
+  it('compresses answers over 1 kB by Accept-Encoding (brotli or gzip) and leaves small ones plain', async () => {
+    const plain = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+    const gzipped = await t.app.inject({
+      method: 'GET',
+      url: '/api/openapi.json',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers.vary).toContain('accept-encoding');
+    expect(gunzipSync(gzipped.rawPayload).equals(plain.rawPayload)).toBe(true);
+    expect(gzipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    const brotli = await t.app.inject({
+      method: 'GET',
+      url: '/api/openapi.json',
+      headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+    });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.rawPayload).equals(plain.rawPayload)).toBe(true);
+    const small = await t.app.inject({
+      method: 'GET',
+      url: '/config/apiVersions.json',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.payload).mediaUpdate).toBe('20210705');
   });
 
   it('answers the API versions', async () => {
@@ -151,77 +182,6 @@ describe(`HTTP conventions (${testDriver()})`, () => {
   });
 });
 
-describe(`security headers (${testDriver()})`, () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ TRUST_PROXY: '1' });
-  });
-  afterAll(() => t.close());
-
-  /** The directives of a Content-Security-Policy header, by name. */
-  const directives = (header: unknown) =>
-    new Map(
-      String(header)
-        .split(';')
-        .map((part) => part.trim().split(/\s+/))
-        .filter((words) => words[0])
-        .map(([name, ...values]) => [name as string, values]),
-    );
-
-  it("sends a Content-Security-Policy on pages and API answers, letting only the page's own inline script run", async () => {
-    const page = await t.client().get<string>('/accounts/1/reactvideoplayer');
-    expect(page.status).toBe(200);
-    const csp = directives(page.headers['content-security-policy']);
-    expect(csp.get('default-src')).toEqual(["'self'"]);
-    expect(csp.get('frame-ancestors')).toEqual(["'self'"]);
-    expect(csp.get('object-src')).toEqual(["'none'"]);
-    const inline = /<script>(.*?)<\/script>/.exec(page.body)?.[1] as string;
-    expect(inline).toContain('window.__APP_SETTINGS__=');
-    const hash = `'sha256-${createHash('sha256').update(inline).digest('base64')}'`;
-    expect(csp.get('script-src')).toEqual(["'self'", hash]);
-    expect(csp.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
-    expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
-
-    for (const url of ['/api/passwordRules', '/api/me', '/config/apiVersions.json', '/api/docs/']) {
-      const answer = await t.client().get(url);
-      expect(answer.headers['content-security-policy'], url).toBeTruthy();
-      expect(answer.headers['x-content-type-options'], url).toBe('nosniff');
-      expect(answer.headers['x-frame-options'], url).toBe('SAMEORIGIN');
-      expect(answer.headers['referrer-policy'], url).toBe('same-origin');
-    }
-    // Errors too: a refused request, an unknown route, NUL in a query (refused before validation).
-    for (const url of ['/api/sessions', '/api/no-such-route', '/api/passwordRules?x=%00']) {
-      const answer = await t.client().get(url);
-      expect(answer.status, url).toBeGreaterThanOrEqual(400);
-      expect(answer.headers['content-security-policy'], url).toBeTruthy();
-      expect(answer.headers['x-frame-options'], url).toBe('SAMEORIGIN');
-    }
-  });
-
-  it('sends HSTS only on answers that went over HTTPS (X-Forwarded-Proto with TRUST_PROXY)', async () => {
-    const plain = await t.client().get('/api/passwordRules');
-    expect(plain.headers['strict-transport-security']).toBeUndefined();
-    const secure = await t.client().get('/api/passwordRules', { 'x-forwarded-proto': 'https' });
-    expect(secure.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
-    const page = await t.client().get('/login', { 'x-forwarded-proto': 'https' });
-    expect(page.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
-  });
-});
-
-describe(`HSTS without a trusted proxy (${testDriver()})`, () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(() => t.close());
-
-  it('ignores X-Forwarded-Proto from anyone when TRUST_PROXY is off', async () => {
-    const answer = await t.client().get('/api/passwordRules', { 'x-forwarded-proto': 'https' });
-    expect(answer.headers['strict-transport-security']).toBeUndefined();
-    expect(answer.headers['content-security-policy']).toBeTruthy();
-  });
-});
-
 describe(`rate limiting (${testDriver()})`, () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -290,5 +250,113 @@ describe('API version check (ingest and node routes)', () => {
       expect((error as AppError).status).toBe(400);
       expect((error as AppError).code).toBe('apiversion');
     }
+  });
+});
+
+describe(`request bodies that do not arrive (${testDriver()})`, () => {
+  let t: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    t = await buildTestApp({ REQUEST_BODY_TIMEOUT_SECONDS: '1', UPLOAD_STALL_SECONDS: '1' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as net.AddressInfo).port;
+  });
+  afterAll(() => t.close());
+
+  /**
+   * Sends a request over a connection of its own: its head at once, then its body in `pieces`, one every
+   * `everyMs`, then nothing more. Answers what the server sent and how long after the head it closed the
+   * connection (the test closes it after 6 s: then `closedAfterMs` is undefined).
+   */
+  const trickle = (head: string, pieces: Buffer[], everyMs: number) =>
+    new Promise<{ answer: string; closedAfterMs: number | undefined }>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      let answer = '';
+      let start = Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      let gaveUp = false;
+      const giveUp = setTimeout(() => {
+        gaveUp = true;
+        socket.destroy();
+      }, 6000);
+      socket.on('connect', () => {
+        start = Date.now();
+        socket.write(head);
+        const queue = [...pieces];
+        timer = setInterval(() => {
+          const piece = queue.shift();
+          if (piece && !socket.destroyed) socket.write(piece);
+        }, everyMs);
+      });
+      socket.on('data', (chunk) => {
+        answer += String(chunk);
+      });
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        clearInterval(timer);
+        clearTimeout(giveUp);
+        resolve({ answer, closedAfterMs: gaveUp ? undefined : Date.now() - start });
+      });
+    });
+  const headOf = (client: TestClient, request: string, headers: Record<string, string | number>) =>
+    `${request} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${Object.entries({
+      cookie: [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+      [t.config.csrfHeaderName]: client.csrfToken ?? '',
+      ...headers,
+    })
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\r\n')}\r\n\r\n`;
+  const split = (body: Buffer, count: number) =>
+    Array.from({ length: count }, (_, i) =>
+      body.subarray(Math.floor((i * body.length) / count), Math.floor(((i + 1) * body.length) / count)),
+    );
+
+  it('answers 408 and closes the connection when a sign-in body trickles in past REQUEST_BODY_TIMEOUT_SECONDS', async () => {
+    const visitor = t.client();
+    await visitor.get('/api/passwordRules');
+    // 100 bytes declared, one sent every 200 ms: 20 s if nobody cuts it.
+    const body = Buffer.from(JSON.stringify({ username: 'admin', password: 'x'.repeat(100) }).slice(0, 100));
+    const head = headOf(visitor, 'POST /api/login', {
+      'content-type': 'application/json',
+      'content-length': body.length,
+    });
+    const { answer, closedAfterMs } = await trickle(head, split(body, body.length), 200);
+    expect(closedAfterMs, 'the server closed the connection').toBeDefined();
+    expect(closedAfterMs).toBeGreaterThanOrEqual(900);
+    expect(closedAfterMs).toBeLessThan(3000);
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toContain(MSG_REQUEST_BODY_TIMEOUT);
+    // The server serves on.
+    expect((await t.client().get('/api/passwordRules')).status).toBe(200);
+  });
+
+  it('lets a web upload take longer while its bytes keep coming, and closes one that stops sending', async () => {
+    const admin = await t.admin();
+    const account = await makeAccount(t.ctx.db, { siteId: (await makeSite(t.ctx.db)).id });
+    const upload = (name: string) => {
+      const { body, headers } = multipartFile({
+        fileName: `${name}.mov`,
+        content: 'a slow movie '.repeat(200),
+        type: 'video/quicktime',
+      });
+      const head = headOf(
+        admin,
+        `POST /api/accounts/${account.id}/uploads?uploadname=${name}&location=File%20Uploads`,
+        { ...headers, 'content-length': body.length },
+      );
+      return { body, head };
+    };
+    // Ten pieces 250 ms apart: past the body timeout (1 s), never a second without bytes.
+    const slow = upload('Slow');
+    const sent = await trickle(slow.head, split(slow.body, 10), 250);
+    expect(sent.answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(sent.closedAfterMs).toBeGreaterThan(2000);
+    // Half the body, then nothing: closed once a second has passed without a byte.
+    const stalled = upload('Stalled');
+    const cut = await trickle(stalled.head, split(stalled.body, 2).slice(0, 1), 100);
+    expect(cut.closedAfterMs, 'the server closed the connection').toBeDefined();
+    expect(cut.closedAfterMs).toBeLessThan(4000);
+    expect(cut.answer).toBe('');
+    expect((await admin.get('/api/me')).status).toBe(200);
   });
 });

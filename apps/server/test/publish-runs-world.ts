@@ -15,7 +15,8 @@ import { createButton, makePublishingWorld } from './publishing-world.ts';
  * a button of the account, a publish transfer, and waiting for a publish to end.
  */
 export const makePublishRunsWorld = async () => {
-  const t = await buildTestApp({ WORKERS: '2' });
+  // The peers of these tests listen on 127.0.0.1 (the guard's tests turn loopback off again).
+  const t = await buildTestApp({ WORKERS: '2', OUTBOUND_ALLOW_LOOPBACK: '1' });
   const w = await makePublishingWorld(t);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'publish-runs-'));
   const file = path.join(work, 'interview.mp4');

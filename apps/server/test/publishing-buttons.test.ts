@@ -1,4 +1,11 @@
-import { CHANNELS, type PublishButton } from '@media/contract';
+import {
+  CHANNELS,
+  msgOutboundRefused,
+  msgOutboundScheme,
+  newButtonBody,
+  type OutboundRule,
+  type PublishButton,
+} from '@media/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishButtons, publishes } from '../src/modules/publishing/tables.ts';
@@ -179,6 +186,92 @@ describe(`publishing buttons (${testDriver()})`, () => {
     expect((await w.resellerManager.client.get(ctxUrl('sites', w.site.id, 'publishButtons'))).status).toBe(
       200,
     );
+  });
+
+  it('refuses to save a destination aimed at an address publishing may not reach, on its field, and writes nothing', async () => {
+    const aimed = (moduleId: string, options: Record<string, unknown>) => {
+      const body = {
+        ...newButtonBody({
+          name: `Aimed ${moduleId}`,
+          processModuleId: 'as-is',
+          destinationModuleId: moduleId,
+        }),
+      };
+      for (const node of body.phases[0]?.phase.network.nodes ?? [])
+        if (node.moduleId === moduleId) node.options = options;
+      return body;
+    };
+    const refused = (address: string, rule: OutboundRule) => msgOutboundRefused(address, rule, 'publishing');
+    const cases: [string, Record<string, unknown>, string, string][] = [
+      [
+        'webhook',
+        { url: 'http://169.254.169.254/latest/meta-data/iam/' },
+        'url',
+        refused('169.254.169.254', 'link-local'),
+      ],
+      [
+        'webhook',
+        { url: 'http://metadata.google.internal/computeMetadata/v1/' },
+        'url',
+        refused('metadata.google.internal', 'cloud-metadata'),
+      ],
+      [
+        'webhook',
+        { url: 'http://[fd00:ec2::254]/latest/' },
+        'url',
+        refused('fd00:ec2::254', 'cloud-metadata'),
+      ],
+      ['webhook', { url: 'http://0.0.0.0:5432/' }, 'url', refused('0.0.0.0', 'unspecified')],
+      ['webhook', { url: 'http://2130706433:8081/' }, 'url', refused('127.0.0.1', 'loopback')],
+      ['webhook', { url: 'file:///etc/passwd' }, 'url', msgOutboundScheme('file:')],
+      ['webhook', { url: 'gopher://127.0.0.1:6379/_INFO' }, 'url', msgOutboundScheme('gopher:')],
+      ['ftp', { host: '127.0.0.1:5432', username: 'u' }, 'host', refused('127.0.0.1', 'loopback')],
+      [
+        'sftp',
+        { host: '[::ffff:169.254.169.254]', username: 'u' },
+        'host',
+        refused('::ffff:169.254.169.254', 'link-local'),
+      ],
+      [
+        's3',
+        { bucket: 'b', endpoint: 'http://[::1]:9000', accessKeyId: 'k' },
+        'endpoint',
+        refused('::1', 'loopback'),
+      ],
+    ];
+    const before = await buttonCount();
+    for (const [moduleId, options, field, message] of cases) {
+      const response = await w.accountManager.client.post<ErrorBody>(
+        ctxUrl('accounts', w.account.id, 'publishButtons'),
+        aimed(moduleId, options),
+      );
+      expect(response.status, JSON.stringify(options)).toBe(400);
+      expect(response.body.error).toMatchObject({ message, fields: { [field]: message } });
+    }
+    expect(await buttonCount()).toBe(before);
+
+    // Public and private addresses are fine (media companies deliver to their own networks), unless
+    // OUTBOUND_DENY_PRIVATE refuses the private ones.
+    const id = await createButton(
+      w.accountManager.client,
+      'accounts',
+      w.account.id,
+      aimed('ftp', { host: '10.20.30.40', username: 'u' }),
+    );
+    const update = (host: string) =>
+      w.accountManager.client.post<ErrorBody>(`/api/publishButtons/${id}`, {
+        ...aimed('ftp', { host, username: 'u' }),
+        id,
+      });
+    expect((await update('203.0.113.10:2121')).status).toBe(200);
+    t.config.outbound.denyPrivate = true;
+    try {
+      const privateAddress = await update('192.168.1.20');
+      expect(privateAddress.status).toBe(400);
+      expect(privateAddress.body.error.fields).toEqual({ host: refused('192.168.1.20', 'private') });
+    } finally {
+      t.config.outbound.denyPrivate = false;
+    }
   });
 
   it('saves the whole button, renames it, disables it; a body id must be the address', async () => {

@@ -2,6 +2,7 @@ import net from 'node:net';
 import {
   CLOUD_INSTALLED_MODULES,
   EDGE_INSTALLED_MODULES,
+  FTP_TEST_PROBLEMS,
   PUBLISH_HELP_MESSAGES,
   PUBLISH_MODULES,
   type PublishLocation,
@@ -32,7 +33,8 @@ describe(`publishing modules, locations and module actions (${testDriver()})`, (
   let t: TestApp;
   let w: PublishingWorld;
   beforeAll(async () => {
-    t = await buildTestApp();
+    // The connection tests reach listeners on 127.0.0.1; the guard's own test turns loopback off again.
+    t = await buildTestApp({ OUTBOUND_ALLOW_LOOPBACK: '1' });
     w = await makePublishingWorld(t);
   });
   afterAll(() => t.close());
@@ -164,10 +166,55 @@ describe(`publishing modules, locations and module actions (${testDriver()})`, (
     expect(refused.body.results).toEqual({
       action: 'display-message',
       type: 'danger',
-      message: `Could not connect to 127.0.0.1:${closed} - ECONNREFUSED`,
+      message: `Could not connect to 127.0.0.1:${closed} - ${FTP_TEST_PROBLEMS.connectionRefused}`,
     });
     const empty = await act(w.accountManager.client, 'ftp', 'test', { host: ' ' });
     expect(empty.body.results).toMatchObject({ action: 'display-message', type: 'danger' });
+  });
+
+  it('ftp test goes through the outbound guard and says no more than refused (not a port scanner)', async () => {
+    let connections = 0;
+    const server = net.createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    const refused = (shown: string) => ({
+      action: 'display-message',
+      type: 'danger',
+      message: `Could not connect to ${shown} - ${FTP_TEST_PROBLEMS.refused}`,
+    });
+    t.config.outbound.allowLoopback = false;
+    try {
+      for (const [host, shown] of [
+        [`127.0.0.1:${port}`, `127.0.0.1:${port}`],
+        // 2130706433 is 127.0.0.1 written as one decimal number.
+        [`2130706433:${port}`, `2130706433:${port}`],
+        [`[::ffff:127.0.0.1]:${port}`, `::ffff:127.0.0.1:${port}`],
+        [`localhost:${port}`, `localhost:${port}`],
+        ['169.254.169.254', '169.254.169.254:21'],
+        ['metadata.google.internal', 'metadata.google.internal:21'],
+        ['[fd00:ec2::254]', 'fd00:ec2::254:21'],
+        ['0.0.0.0', '0.0.0.0:21'],
+      ] as const) {
+        const answer = await act(w.accountManager.client, 'ftp', 'test', { host });
+        expect(answer.body.results, host).toEqual(refused(shown));
+      }
+    } finally {
+      t.config.outbound.allowLoopback = true;
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(connections).toBe(0);
+    // Loopback allowed still keeps this server's own port and its database out of reach.
+    const ownPort = await act(w.accountManager.client, 'ftp', 'test', { host: `127.0.0.1:${t.config.port}` });
+    expect(ownPort.body.results).toEqual(refused(`127.0.0.1:${t.config.port}`));
+    if (t.config.databaseUrl) {
+      const database = new URL(t.config.databaseUrl);
+      const shown = `${database.hostname}:${database.port || 5432}`;
+      const answer = await act(w.accountManager.client, 'ftp', 'test', { host: shown });
+      expect(answer.body.results).toEqual(refused(shown));
+    }
   });
 
   it('answers 404 for an unknown module, 400 for an unknown action or body, and only to managers', async () => {

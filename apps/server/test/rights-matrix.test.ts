@@ -1,17 +1,20 @@
 import { extraDataStoredKey } from '@media/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { managerGrants } from '../src/modules/access/tables.ts';
+import { accountAccess, managerGrants } from '../src/modules/access/tables.ts';
+import { sessions } from '../src/modules/auth/tables.ts';
 import { keyShortcutSets } from '../src/modules/config/tables.ts';
 import { edgeServers } from '../src/modules/edge/tables.ts';
 import { notificationSettings, userNotifications } from '../src/modules/notifications/tables.ts';
 import { users } from '../src/modules/users/tables.ts';
+import { grantAccountAccess } from '../src/seed/factories.ts';
 import { type TestApp, type TestClient, type TestResponse, testDriver } from './harness.ts';
 
 import {
   ACTORS,
   type ActorName,
   fingerprintOf,
+  makeAccountManagerIn,
   manages,
   openRightsWorld,
   type RightsWorld,
@@ -56,6 +59,8 @@ describe(`rights matrix: managing people (${testDriver()})`, () => {
     expect: (actor: ActorName, target: TargetName) => number | 'skip';
     /** Puts an allowed change back, so that every pair starts from the same world. */
     undo?: (id: number) => Promise<void>;
+    /** Puts what prepare changed back after every pair, allowed or refused. */
+    reset?: (id: number) => Promise<void>;
   };
   const managedOr404 = (actor: ActorName, target: TargetName) => (manages(actor, target) ? ok : 404);
   const selfOrAdminElse403 = (actor: ActorName, target: TargetName) =>
@@ -152,6 +157,34 @@ describe(`rights matrix: managing people (${testDriver()})`, () => {
       },
     },
     {
+      name: 'POST /api/users/{id}/mfa/confirm',
+      call: (c, id) => c.post(`/api/users/${id}/mfa/confirm`, { code: '123456' }),
+      // Confirming one's own enrolment is the second-factor tests' subject; nobody confirms another's.
+      expect: (_actor, target) => (target === 'self' ? 'skip' : 403),
+    },
+    {
+      name: 'POST /api/users/{id}/mfa/disable',
+      call: (c, id) => c.post(`/api/users/${id}/mfa/disable`, { code: '123456' }),
+      expect: (_actor, target) => (target === 'self' ? 'skip' : 403),
+    },
+    {
+      name: 'POST /api/users/{id}/notifications/{notificationId}',
+      prepare: async (id) => {
+        const [row] = await t.ctx.db
+          .insert(userNotifications)
+          .values({ userId: id, type: 'info', message: `Note ${unique()}` })
+          .returning({ id: userNotifications.id });
+        return row?.id as number;
+      },
+      call: (c, id, notificationId) =>
+        c.post(`/api/users/${id}/notifications/${notificationId}`, { status: 'acknowledged' }),
+      // Only the user themself acknowledges (an administrator may read them, not answer them).
+      expect: selfElse403,
+      reset: async (id) => {
+        await t.ctx.db.delete(userNotifications).where(eq(userNotifications.userId, id));
+      },
+    },
+    {
       name: 'POST /api/users/{id}/mfa/reset',
       call: (c, id) => c.post(`/api/users/${id}/mfa/reset`),
       expect: adminElse403,
@@ -168,6 +201,12 @@ describe(`rights matrix: managing people (${testDriver()})`, () => {
       },
     },
     {
+      name: 'GET /api/users/{id}/edgeServers',
+      call: (c, id) => c.get(`/api/users/${id}/edgeServers`),
+      // A user's own edge servers (user context) are theirs and the administrators' (DESIGN.md Rights).
+      expect: selfOrAdminElse403,
+    },
+    {
       name: 'POST /api/accounts/{id}/userAccess',
       call: (c, id) =>
         c.post(`/api/accounts/${w.accountId}/userAccess`, { data: [{ userId: id, roleId: w.roles.viewer }] }),
@@ -181,6 +220,33 @@ describe(`rights matrix: managing people (${testDriver()})`, () => {
       expect: (actor, target) =>
         target === 'self' ? 'skip' : actor === 'user' ? 403 : manages(actor, target) ? ok : 403,
       undo: restoreAccess,
+    },
+    {
+      name: 'POST /api/accounts/{id}/sessions/{sessionId}/trash',
+      // Every target gets a session opened in the account (launched into it), which the call ends.
+      prepare: async (id) => {
+        serial += 1;
+        await t.ctx.db.insert(sessions).values({
+          idHash: `matrix-session-hash-${serial}`,
+          publicId: `matrix-session-${serial}`,
+          userId: id,
+          expiresAt: new Date(Date.now() + 3_600_000),
+          accountId: w.accountId,
+        });
+        return serial;
+      },
+      call: (c, _id, session) =>
+        c.post(`/api/accounts/${w.accountId}/sessions/matrix-session-${session}/trash`, {
+          disconnectmessage: 'Disconnected by the rights matrix',
+        }),
+      // The account's managers (403 for anyone else), and then only a session the list shows: one of a user
+      // they manage, else 404 as if missing (DESIGN.md "Managing people").
+      expect: (actor, target) => (actor === 'user' ? 403 : manages(actor, target) ? ok : 404),
+      reset: async (id) => {
+        await t.ctx.db
+          .delete(sessions)
+          .where(and(eq(sessions.userId, id), like(sessions.publicId, 'matrix-session-%')));
+      },
     },
     {
       name: 'POST /api/managers/site/{userId}',
@@ -213,6 +279,52 @@ describe(`rights matrix: managing people (${testDriver()})`, () => {
               ? ok
               : 404,
       undo: restoreAccess,
+    },
+    {
+      name: 'DELETE /api/accounts/{id}/userAccess/{userId} of a user of the account',
+      // Every target is given access to the account first (an Editor unless they have access already).
+      prepare: async (id) => {
+        const [access] = await t.ctx.db
+          .select()
+          .from(accountAccess)
+          .where(and(eq(accountAccess.userId, id), eq(accountAccess.accountId, w.accountId)));
+        if (!access) await grantAccountAccess(t.ctx.db, id, w.accountId, 'Editor');
+        return 0;
+      },
+      call: (c, id) => c.request({ method: 'DELETE', url: `/api/accounts/${w.accountId}/userAccess/${id}` }),
+      // Revoking needs only the account's management (it never reaches the person's other places); a
+      // manager's own access is the site's managers' (their manager role).
+      expect: (actor, target) =>
+        actor === 'user' || (actor === 'accountManager' && target === 'self') ? 403 : ok,
+      reset: restoreAccess,
+    },
+    {
+      name: 'POST /api/accounts/{id}/userAccess/{userId} of a manager of the account',
+      prepare: async (id) => {
+        await makeAccountManagerIn(w, id);
+        return 0;
+      },
+      call: (c, id) => c.post(`/api/accounts/${w.accountId}/userAccess/${id}`, { roleId: w.roles.viewer }),
+      // Changing a manager's access is giving the manager role's right (site managers and above), and
+      // managing the person: never a peer manager's (issue 30).
+      expect: (actor, target) =>
+        actor === 'accountManager' || actor === 'user' ? 403 : manages(actor, target) ? ok : 403,
+      reset: restoreAccess,
+    },
+    {
+      name: 'DELETE /api/managers/account/{userId} of a manager of the account',
+      // Every target is made a manager of the account first: for the account manager actor, a peer.
+      prepare: async (id) => {
+        await makeAccountManagerIn(w, id);
+        return 0;
+      },
+      call: (c, id) =>
+        c.request({ method: 'DELETE', url: `/api/managers/account/${id}?scopeId=${w.accountId}` }),
+      // A manager manages the people below them (issue 30): the site's managers and above take the manager
+      // role away (revoking needs no management of the person's other places); a peer manager does not,
+      // nor do they step down themselves.
+      expect: (actor) => (actor === 'admin' || actor === 'reseller' || actor === 'site' ? ok : 403),
+      reset: restoreAccess,
     },
   ];
 
@@ -247,6 +359,7 @@ describe(`rights matrix: managing people (${testDriver()})`, () => {
             expect(await fingerprint(id), `${route.name} by ${actor} on ${target} changed nothing`).toBe(
               before,
             );
+          await route.reset?.(id);
         }
       }
       expect(seen.length).toBeGreaterThan(10);

@@ -138,11 +138,26 @@ export const fingerprintOf = async (t: TestApp, userId: number) => {
 export const del = (client: TestClient, url: string) => client.request({ method: 'DELETE', url });
 /** Back to the world's access after an allowed change. */
 export const restoreAccessIn = async (w: RightsWorld, id: number) => {
-  // Back to the world's access: the administrator and the in-scope user are Editors of the account.
+  // Back to the world's access: the administrator, the in-scope user and the user actor are Editors of the
+  // account, the account manager actor its manager; nobody else has access to it.
   const db = w.t.ctx.db;
-  const original = id === w.administrator.id || id === w.inScope.id;
+  const original =
+    id === w.actors.accountManager.id
+      ? 'Account Manager'
+      : [w.administrator.id, w.inScope.id, w.actors.user.id].includes(id)
+        ? 'Editor'
+        : undefined;
   await db
     .delete(accountAccess)
     .where(and(eq(accountAccess.userId, id), eq(accountAccess.accountId, w.accountId)));
-  if (original) await grantAccountAccess(db, id, w.accountId, 'Editor');
+  if (original) await grantAccountAccess(db, id, w.accountId, original);
+};
+
+/** Makes the user a manager of the world's account (a peer of the account manager actor). */
+export const makeAccountManagerIn = async (w: RightsWorld, id: number) => {
+  const db = w.t.ctx.db;
+  await db
+    .delete(accountAccess)
+    .where(and(eq(accountAccess.userId, id), eq(accountAccess.accountId, w.accountId)));
+  await grantAccountAccess(db, id, w.accountId, 'Account Manager');
 };

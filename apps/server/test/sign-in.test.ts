@@ -37,6 +37,30 @@ describe(`sign-in and sessions (${testDriver()})`, () => {
     expect(response.body.results.status).toBe('valid');
   });
 
+  it('refuses a sign-in by an identifier that names two users; each signs in by an unambiguous one', async () => {
+    // Made before user names and emails were kept apart: one user's user name is another's email.
+    const victim = await makeUser(t.ctx.db, { email: 'signin.victim@example.com' });
+    const renamed = await makeUser(t.ctx.db, {
+      username: 'Signin.Victim@example.com',
+      email: 'signin.taker@example.com',
+      password: 'Taker-Passw0rd',
+    });
+    for (const password of [victim.password, renamed.password] as string[]) {
+      const response = await t
+        .client()
+        .post<LoginBody>('/api/login', { username: victim.email, password }, { remoteAddress: '10.8.0.1' });
+      expect(response.body.results).toEqual({ status: 'invalid', error: 'Invalid username or password' });
+    }
+    const byName = await t
+      .client()
+      .post<LoginBody>('/api/login', { username: victim.username, password: victim.password });
+    expect(byName.body.results.status).toBe('valid');
+    const byEmail = await t
+      .client()
+      .post<LoginBody>('/api/login', { username: renamed.email, password: renamed.password });
+    expect(byEmail.body.results.status).toBe('valid');
+  });
+
   it('answers invalid with the error text for a wrong password, an unknown user and a disabled user', async () => {
     const disabled = await makeUser(t.ctx.db, { disabled: true });
     const attempts: [string, string][] = [

@@ -1,16 +1,38 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { MSG_UPLOAD_TOO_LARGE, PUBLISH_MESSAGES } from '@media/contract';
-import { eq } from 'drizzle-orm';
+import {
+  type Diagnostics,
+  MSG_UPLOAD_TOO_LARGE,
+  PUBLISH_MESSAGES,
+  type UserNotification,
+} from '@media/contract';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodes } from '../src/modules/nodes/tables.ts';
 import { uploads } from '../src/modules/uploads/tables.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { createContext } from '../src/platform/start.ts';
-import { buildTestApp, makeWorld, type TestApp, type TestClient, testDriver, type World } from './harness.ts';
+import {
+  MSG_STORAGE_FULL,
+  MSG_STORAGE_UNWRITABLE,
+  STORAGE_UNWRITABLE_REASONS,
+  storageFaultOf,
+} from '../src/platform/storage/faults.ts';
+import {
+  buildTestApp,
+  eventually,
+  makeWorld,
+  multipartFile,
+  type TestApp,
+  type TestClient,
+  testDriver,
+  type World,
+} from './harness.ts';
 import { createScratchPostgresDatabase } from './scratch-postgres.ts';
 
 const quiet = () => new Writable({ write: (_chunk, _encoding, done) => done() });
@@ -128,3 +150,158 @@ describe(`declared upload size over the limit (${testDriver()})`, () => {
     expect(tmpFiles()).toEqual([]);
   });
 });
+
+describe('storage faults by error code', () => {
+  const failed = (code: string) => Object.assign(new Error(`${code}: what the system says`), { code });
+  it('tells a full storage (507) from one that cannot be written (503), in words a person can act on', () => {
+    for (const code of ['ENOSPC', 'EDQUOT'])
+      expect(storageFaultOf(failed(code))).toMatchObject({ status: 507, message: MSG_STORAGE_FULL });
+    expect(storageFaultOf(failed('EROFS'))).toMatchObject({
+      status: 503,
+      message: 'The media storage cannot be written: its file system is read-only',
+    });
+    for (const code of ['EACCES', 'EPERM', 'EIO'])
+      expect(storageFaultOf(failed(code))).toMatchObject({
+        status: 503,
+        message: MSG_STORAGE_UNWRITABLE(STORAGE_UNWRITABLE_REASONS[code] as string),
+      });
+    // An S3-compatible store's refusals, by the AWS SDK's error names.
+    expect(storageFaultOf(Object.assign(new Error('x'), { name: 'AccessDenied' }))?.status).toBe(503);
+    expect(storageFaultOf(Object.assign(new Error('x'), { name: 'XMinioStorageFull' }))?.status).toBe(507);
+    // Anything else is no storage fault: it stays what it was.
+    for (const error of [failed('ENOENT'), failed('ECONNRESET'), new Error('plain'), 'text', undefined])
+      expect(storageFaultOf(error)).toBeUndefined();
+  });
+});
+
+/** Whether this process may mount a small tmpfs (root, or CAP_SYS_ADMIN): the real full and read-only disks. */
+const mayMount = (() => {
+  if (process.platform !== 'linux') return false;
+  const probe = fs.mkdtempSync(path.join(os.tmpdir(), 'media-mount-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    fs.rmSync(probe, { recursive: true, force: true });
+  }
+})();
+
+// Root writes through chmod, so a full or read-only disk is made for real: a small tmpfs mounted over the
+// folder. Mounting needs root or CAP_SYS_ADMIN (CI runs as root); without it these tests are skipped.
+describe.skipIf(!mayMount)(
+  `a full or read-only media storage (${testDriver()}; mounts a small tmpfs)`,
+  () => {
+    let t: TestApp;
+    let w: World;
+    const mounted: string[] = [];
+    beforeAll(async () => {
+      t = await buildTestApp();
+      w = await makeWorld(t);
+    });
+    afterAll(async () => {
+      for (const dir of mounted.reverse()) execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
+      await t.close();
+    });
+
+    const folder = (name: 'media' | 'tmp') => path.join(t.config.dataDir, name);
+    const mount = (name: 'media' | 'tmp', size: string) => {
+      fs.mkdirSync(folder(name), { recursive: true });
+      execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', folder(name)]);
+      mounted.push(folder(name));
+    };
+    const unmount = (name: 'media' | 'tmp') => {
+      execFileSync('umount', [folder(name)]);
+      mounted.splice(mounted.indexOf(folder(name)), 1);
+    };
+    const filesUnder = (dir: string): string[] =>
+      fs.existsSync(dir)
+        ? fs
+            .readdirSync(dir, { recursive: true, withFileTypes: true })
+            .filter((entry) => entry.isFile())
+            .map((entry) => path.join(entry.parentPath, entry.name))
+        : [];
+    const upload = (name: string, bytes: number) => {
+      const { body, headers } = multipartFile({
+        fileName: `${name}.mov`,
+        content: Buffer.alloc(bytes, 7),
+        type: 'video/quicktime',
+      });
+      return w.editor.client.request<{ error: { code: string; message: string } }>({
+        method: 'POST',
+        url: `/api/accounts/${w.account.id}/uploads?uploadname=${name}`,
+        body,
+        headers,
+      });
+    };
+    /** Nothing of a failed upload is left: no temporary file, no stored file, no upload row, no node. */
+    const leftNothing = async (name: string) => {
+      expect(filesUnder(folder('tmp'))).toEqual([]);
+      expect(filesUnder(folder('media')).filter((file) => file.includes(name))).toEqual([]);
+      expect(
+        await t.ctx.db
+          .select()
+          .from(uploads)
+          .where(and(eq(uploads.accountId, w.account.id), eq(uploads.name, name))),
+      ).toEqual([]);
+      expect(
+        await t.ctx.db
+          .select()
+          .from(nodes)
+          .where(and(eq(nodes.accountId, w.account.id), eq(nodes.name, name))),
+      ).toEqual([]);
+    };
+    const alerted = async (message: string) => {
+      const me = await w.admin.client.get<{ results: { id: number } }>('/api/me');
+      return eventually(async () => {
+        const list = await w.admin.client.get<{ results: UserNotification[] }>(
+          `/api/users/${me.body.results.id}/notifications`,
+        );
+        return list.body.results.find((n) => n.message === message);
+      });
+    };
+
+    it('answers 503 saying why when the media storage is read-only, alerts the administrators, keeps nothing, and takes uploads again once it is writable', async () => {
+      mount('media', '1m');
+      execFileSync('mount', ['-o', 'remount,ro', folder('media')]);
+      const refused = await upload('ReadOnly', 2000);
+      expect(refused.status).toBe(503);
+      const message = MSG_STORAGE_UNWRITABLE(STORAGE_UNWRITABLE_REASONS.EROFS as string);
+      expect(refused.body.error.message).toBe(message);
+      await leftNothing('ReadOnly');
+      expect(await alerted(message)).toMatchObject({ type: 'problem', link: '/diagnostic' });
+      // Where the alert leads, the storage check says it in both words: ours, and the system's.
+      const diagnostics = await w.admin.client.get<{ results: Diagnostics }>('/api/diagnostics');
+      expect(diagnostics.body.results.checks.find((check) => check.name === 'storage')).toMatchObject({
+        status: 'error',
+        message: expect.stringMatching(new RegExp(`^${message}.*EROFS`)),
+      });
+
+      execFileSync('mount', ['-o', 'remount,rw', folder('media')]);
+      expect((await upload('Writable', 2000)).status).toBe(200);
+      unmount('media');
+    });
+
+    it('answers 507 when DATA_DIR/tmp or the media storage is full, alerts the administrators, keeps no partial file, and takes uploads again once there is space', async () => {
+      mount('tmp', '64k');
+      const intoFullTmp = await upload('FullTmp', 200_000);
+      expect(intoFullTmp.status).toBe(507);
+      expect(intoFullTmp.body.error.message).toBe(MSG_STORAGE_FULL);
+      await leftNothing('FullTmp');
+      unmount('tmp');
+
+      // The media storage on a disk of its own (a volume): the complete file is copied over, and does not fit.
+      mount('media', '64k');
+      const intoFullMedia = await upload('FullMedia', 200_000);
+      expect(intoFullMedia.status).toBe(507);
+      expect(intoFullMedia.body.error.message).toBe(MSG_STORAGE_FULL);
+      await leftNothing('FullMedia');
+      expect(await alerted(MSG_STORAGE_FULL)).toMatchObject({ type: 'problem' });
+      unmount('media');
+
+      expect((await upload('RoomAgain', 200_000)).status).toBe(200);
+    });
+  },
+);

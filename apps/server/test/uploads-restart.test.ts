@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Upload } from '@media/contract';
+import { TOOL_MARK_VARIABLE, toolMark } from '@media/media-tools';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/platform/config.ts';
 import { createContext } from '../src/platform/start.ts';
@@ -10,6 +12,43 @@ import { ADMIN_TEST_PASSWORD, eventually, testDriver } from './harness.ts';
 import { crashTestServers, quiet, signIn } from './spawned-server.ts';
 
 type Listed = { results: Upload[] };
+
+/** The parent and state of a process (/proc/<pid>/stat), or undefined when it is gone. */
+const statOf = (pid: number) => {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state, ppid: Number(ppid), comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) };
+  } catch {
+    return undefined;
+  }
+};
+/** Gone: no longer in /proc, or dead and not yet reaped by whoever inherited it. */
+const gone = (pid: number) => (statOf(pid)?.state ?? 'Z') === 'Z';
+const ffmpegsOf = (parent: number) =>
+  fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      const stat = statOf(pid);
+      return stat?.ppid === parent && stat.comm === 'ffmpeg' && stat.state !== 'Z';
+    });
+/** An ffmpeg that runs for a minute unless stopped, at the pace of its input (-re). */
+const SLOW_FFMPEG = [
+  '-v',
+  'error',
+  '-re',
+  '-f',
+  'lavfi',
+  '-i',
+  'testsrc=size=160x90:rate=5',
+  '-t',
+  '60',
+  '-f',
+  'null',
+  '-',
+];
 
 /**
  * kill -9 of the server while a web upload's proxy job runs (DESIGN "Jobs"): after the restart the job runs
@@ -51,11 +90,28 @@ describe(`web upload proxy across a crash (${testDriver()})`, () => {
       const upload = await listed(first.base, admin.cookie);
       return upload?.status === 'processing' && (upload.progress ?? 0) > 0 ? upload : undefined;
     }, 60_000);
+    // No ffmpeg outlives its server (issue 30): the proxy's ffmpeg ends with it.
+    const ffmpegs = await eventually(() => {
+      const found = ffmpegsOf(first.child.pid as number);
+      return found.length > 0 ? found : undefined;
+    }, 10_000);
     first.child.kill('SIGKILL');
     await first.exited;
     expect(running.nodePath).toBe(`/${running.location}/Long`);
+    await eventually(() => ffmpegs.every(gone), 2_000);
 
+    // A tool the killed server left (had it escaped) is ended by the next start on the same DATA_DIR.
+    const leftover = spawn('ffmpeg', SLOW_FFMPEG, {
+      stdio: 'ignore',
+      env: { ...process.env, [TOOL_MARK_VARIABLE]: toolMark(first.child.pid as number, dataDir) },
+    });
+    await new Promise((resolve) => leftover.once('spawn', resolve));
     const second = await servers.start(env);
+    try {
+      await eventually(() => gone(leftover.pid as number), 2_000);
+    } finally {
+      leftover.kill('SIGKILL');
+    }
     const again = await signIn(second.base, 'admin', ADMIN_TEST_PASSWORD);
     const done = await eventually(async () => {
       const upload = await listed(second.base, again.cookie);

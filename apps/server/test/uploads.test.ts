@@ -226,4 +226,56 @@ describe(`uploads (${testDriver()})`, () => {
     expect((await w.editor.client.get(`/api/accounts/${w.account.id}/uploads/999999/file`)).status).toBe(404);
     expect((await w.editor.client.get(`/api/accounts/${w.account.id}/uploads/abc/file`)).status).toBe(400);
   });
+
+  it('keeps names without control and bidi characters: the upload, its file and its node', async () => {
+    // A file name with characters a header may not hold travels in the RFC 5987 form (filename*).
+    const sendNamed = <T>(url: string, fileName: string, content: string) => {
+      const boundary = '----media-test-names';
+      const head = `--${boundary}\r\nContent-Disposition: form-data; name="uploadfile"; filename*=UTF-8''${encodeURIComponent(fileName)}\r\nContent-Type: application/octet-stream\r\n\r\n`;
+      return w.editor.client.request<T>({
+        method: 'POST',
+        url,
+        body: Buffer.concat([
+          Buffer.from(head),
+          Buffer.from(content),
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]),
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+    };
+    const deceptive = 'ünï©ødé \u202Efdp.exe.pdf';
+    const doc = await sendNamed<Results<Upload>>(
+      webUpload(w.account.id, new URLSearchParams({ uploadname: deceptive }).toString()),
+      deceptive,
+      '%PDF',
+    );
+    expect(doc.status).toBe(200);
+    expect(doc.body.results).toMatchObject({ name: 'ünï©ødé fdp.exe.pdf', fileName: 'ünï©ødé fdp.exe.pdf' });
+    const media = await sendNamed<Results<Upload & { nodePath: string }>>(
+      webUpload(
+        w.account.id,
+        new URLSearchParams({
+          uploadname: 'Line one\r\nLine two\u0007',
+          location: 'Names\t\u2066x\u2069',
+        }).toString(),
+      ),
+      // (The multipart parser takes no CR or LF in a file name: such a part is no file.)
+      'take\t1\u200F.mov',
+      'x',
+    );
+    expect(media.status).toBe(200);
+    expect(media.body.results).toMatchObject({
+      name: 'Line one Line two',
+      fileName: 'take 1.mov',
+      location: 'Names x',
+      nodePath: '/Names x/Line one Line two',
+    });
+    // A name that is nothing once cleaned is refused like an empty one.
+    const empty = await sendNamed<ErrorBody>(
+      webUpload(w.account.id, new URLSearchParams({ uploadname: '\u202E\r\n' }).toString()),
+      'a.mov',
+      'x',
+    );
+    expect(empty.status).toBe(400);
+  });
 });

@@ -3,6 +3,7 @@ import {
   MSG_EMAIL_USED_IN_BATCH,
   MSG_EMAILVERIFIED_ONLY_RAISED,
   MSG_USER_WOULD_BE_CREATED,
+  MSG_USERNAME_TAKEN,
   TOTAL_COUNT_CAP,
 } from '@media/contract';
 import { eq, sql } from 'drizzle-orm';
@@ -124,6 +125,45 @@ describe(`users (${testDriver()})`, () => {
       );
       expect((await w.admin.client.get('/api/users/999999')).status).toBe(404);
     });
+    it("refuses a user name that is another user's email or user name, and an email that is another user's user name (409)", async () => {
+      // The probe: an account manager renamed a user they manage to a reseller manager's email, and a
+      // password reset by that address then mailed the renamed user.
+      const renamed = await w.accountManager.client.post<ErrorBody>(`/api/users/${w.editor.user.id}`, {
+        username: w.resellerManager.user.email.toUpperCase(),
+      });
+      expect(renamed.status).toBe(409);
+      expect(renamed.body.error.message).toBe(MSG_USERNAME_TAKEN);
+      expect(renamed.body.error.fields?.username).toBe(MSG_USERNAME_TAKEN);
+      const named = await w.accountManager.client.post<ErrorBody>(`/api/users/${w.editor.user.id}`, {
+        username: w.resellerManager.user.username.toUpperCase(),
+      });
+      expect(named.status).toBe(409);
+      expect(named.body.error.fields?.username).toBe(MSG_USERNAME_TAKEN);
+      // A user name that looks like an email address blocks that address as another user's email.
+      const carol = await makeUser(t.ctx.db, {
+        username: 'carol@example.com',
+        email: 'carol.work@example.com',
+      });
+      const email = await w.editor.client.post<ErrorBody>(`/api/users/${w.editor.user.id}`, {
+        email: ' CAROL@example.com ',
+      });
+      expect(email.status).toBe(409);
+      expect(email.body.error.fields?.email).toBe(MSG_EMAIL_TAKEN);
+      const read = await w.admin.client.get<Results<{ username: string; email: string }>>(
+        `/api/users/${w.editor.user.id}`,
+      );
+      expect(read.body.results).toMatchObject({
+        username: w.editor.user.username,
+        email: w.editor.user.email,
+      });
+      // One's own email is no other user's: a user may be named by it, and may keep both as they are.
+      const own = await w.admin.client.post<Results<{ username: string }>>(`/api/users/${carol.id}`, {
+        username: 'Carol.Work@example.com',
+        email: 'carol.work@example.com',
+      });
+      expect(own.status).toBe(200);
+      expect(own.body.results.username).toBe('Carol.Work@example.com');
+    });
   });
 
   describe('POST /api/users (batch creation)', () => {
@@ -177,6 +217,36 @@ describe(`users (${testDriver()})`, () => {
         siteId: w.site.id,
       });
       expect(again.body.results[0]?.message).toBe(MSG_EMAIL_TAKEN);
+    });
+
+    it("refuses a row whose user name is a user's email or whose email is a user's user name, in the cloud or the batch", async () => {
+      const dave = await makeUser(t.ctx.db, { username: 'dave@example.com', email: 'dave.work@example.com' });
+      const batch = [
+        { fullname: 'Eve', company: 'C', email: 'eve@example.com', username: dave.email.toUpperCase() },
+        { fullname: 'Dave Too', company: 'C', email: 'DAVE@example.com' },
+        { fullname: 'Fay', company: 'C', email: 'fay@example.com' },
+        { fullname: 'Gus', company: 'C', email: 'gus@example.com', username: 'FAY@example.com' },
+        { fullname: 'Hal', company: 'C', email: 'hal@example.com', username: 'hal.h@example.com' },
+        { fullname: 'Hal Two', company: 'C', email: 'HAL.H@example.com' },
+      ];
+      const made = await w.siteManager.client.post<Results<Row[]>>('/api/users', {
+        users: batch,
+        dryRun: false,
+        siteId: w.site.id,
+      });
+      expect(made.body.results.map((r) => [r.success, r.message])).toEqual([
+        [false, MSG_USERNAME_TAKEN],
+        [false, MSG_EMAIL_TAKEN],
+        [true, expect.any(String)],
+        [false, MSG_USERNAME_TAKEN],
+        [true, expect.any(String)],
+        [false, MSG_EMAIL_TAKEN],
+      ]);
+      const [count] = await t.ctx.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(users)
+        .where(sql`lower(${users.email}) in ('eve@example.com', 'dave@example.com', 'gus@example.com')`);
+      expect(count?.n).toBe(0);
     });
 
     it('refuses more than 100 rows, missing fields, account managers and unknown sites', async () => {

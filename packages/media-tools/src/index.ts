@@ -2,6 +2,7 @@
  * ffmpeg and ffprobe for the edge agent and the cloud's media jobs (DESIGN "Media"): the same proxy,
  * poster and filmstrip wherever a file is ingested or uploaded. Needs Debian's `ffmpeg` on the PATH.
  */
+export { endLeftoverTools, markToolsOf, spawnTool, TOOL_MARK_VARIABLE, toolMark } from './children.ts';
 export { exportIntoFolder, freeFile, safeFolder, safeName } from './export-files.ts';
 export { contentHash } from './hash.ts';
 export type { MediaProbe } from './probe.ts';

@@ -1,11 +1,20 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { proxyPlan } from '@media/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentHash, makeFilmstrip, makePoster, makeProxy, probe } from './index.ts';
+import {
+  contentHash,
+  endLeftoverTools,
+  makeFilmstrip,
+  makePoster,
+  makeProxy,
+  probe,
+  TOOL_MARK_VARIABLE,
+  toolMark,
+} from './index.ts';
 import { ffmpeg, ffprobe } from './test-media.ts';
 
 let dir: string;
@@ -208,5 +217,88 @@ describe('contentHash', () => {
       .update(fs.readFileSync(file('source.mp4')))
       .digest('hex');
     expect(await contentHash(file('source.mp4'))).toBe(expected);
+  });
+});
+
+/** Whether a process is gone: no longer in /proc, or dead and not yet reaped by whoever inherited it. */
+const gone = (pid: number) => {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+};
+const until = async (condition: () => boolean, ms: number) => {
+  for (const end = Date.now() + ms; !condition(); ) {
+    if (Date.now() > end) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+};
+/** An ffmpeg that runs for a minute unless stopped, at the pace of its input (-re). */
+const SLOW_FFMPEG = [
+  '-v',
+  'error',
+  '-re',
+  '-f',
+  'lavfi',
+  '-i',
+  'testsrc=size=160x90:rate=5',
+  '-t',
+  '60',
+  '-f',
+  'null',
+  '-',
+];
+
+describe.skipIf(process.platform !== 'linux')('the tools a process starts (Linux)', () => {
+  it('die with the process that started them, at once, when it is killed with kill -9', async () => {
+    const children = path.join(import.meta.dirname, 'children.ts');
+    const parent = spawn(
+      process.execPath,
+      [
+        ...['--import', 'tsx', '--input-type=module', '-e'],
+        `import { spawnTool } from ${JSON.stringify(children)};
+         const tool = spawnTool('ffmpeg', ${JSON.stringify(SLOW_FFMPEG)}, { stdio: 'ignore' });
+         tool.once('spawn', () => console.log(tool.pid));
+         setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const toolPid = await new Promise<number>((resolve) =>
+      parent.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim()))),
+    );
+    try {
+      expect(
+        await until(() => fs.readFileSync(`/proc/${toolPid}/comm`, 'utf8').trim() === 'ffmpeg', 5000),
+      ).toBe(true);
+      parent.kill('SIGKILL');
+      expect(await until(() => gone(toolPid), 2000)).toBe(true);
+    } finally {
+      parent.kill('SIGKILL');
+      if (!gone(toolPid)) process.kill(toolPid, 'SIGKILL');
+    }
+  });
+
+  it("ends at start the marked tools of the same data directory whose server is gone, and no running server's", async () => {
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'media-tools-other-'));
+    // A server that died: its tools now have another parent (this test, standing in for init).
+    const start = (mark: string) =>
+      spawn('ffmpeg', SLOW_FFMPEG, { stdio: 'ignore', env: { ...process.env, [TOOL_MARK_VARIABLE]: mark } });
+    const left = start(toolMark(999_999_999, dir));
+    const running = start(toolMark(process.pid, dir));
+    const elsewhere = start(toolMark(999_999_999, other));
+    const unmarked = spawn('ffmpeg', SLOW_FFMPEG, { stdio: 'ignore' });
+    const all = [left, running, elsewhere, unmarked];
+    try {
+      await Promise.all(all.map((child) => new Promise((resolve) => child.once('spawn', resolve))));
+      expect(endLeftoverTools(dir)).toBe(1);
+      expect(await until(() => gone(left.pid as number), 2000)).toBe(true);
+      for (const child of [running, elsewhere, unmarked]) expect(gone(child.pid as number)).toBe(false);
+    } finally {
+      for (const child of all) child.kill('SIGKILL');
+      fs.rmSync(other, { recursive: true, force: true });
+    }
   });
 });

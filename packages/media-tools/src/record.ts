@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawnTool } from './children.ts';
 import { writeAtomically } from './files.ts';
 import { runTool } from './run.ts';
 import { refusalIn, type StreamInput, type StreamRefused, streamInputArguments } from './stream-input.ts';
@@ -106,7 +106,7 @@ const removeSegmentsFrom = async (dir: string, first: number) => {
 export const recordStream = async (settings: StreamRecordingSettings, signal: AbortSignal) => {
   await fs.promises.mkdir(settings.dir, { recursive: true });
   const startNumber = (await recordedSegments(settings.dir)).length;
-  const child = spawn('ffmpeg', recordingArguments(settings, startNumber), {
+  const child = spawnTool('ffmpeg', recordingArguments(settings, startNumber), {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let progressText = '';
@@ -157,6 +157,11 @@ export const recordStream = async (settings: StreamRecordingSettings, signal: Ab
     elapsed: () => elapsedUs / 1e6,
     receiving: () => received,
     stop: async () => {
+      // Once: a second SIGINT makes ffmpeg drop the segment it is finishing (a schedule lost its last 1.9 s).
+      if (stopping) {
+        await ended.catch(() => undefined);
+        return;
+      }
       stopping = true;
       child.kill('SIGINT');
       const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);

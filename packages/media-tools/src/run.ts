@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnTool } from './children.ts';
 
 /** The last lines of a tool's stderr, kept to explain a failure. */
 const tail = (text: string, lines = 20) => text.trim().split('\n').slice(-lines).join('\n');
@@ -18,7 +18,7 @@ export const runTool = (
       reject(signal.reason);
       return;
     }
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnTool(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     let err = '';
     let settled = false;

@@ -1,4 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawnTool } from './children.ts';
 
 /** Where a generated stream goes: pushed over RTMP or SRT, or written as a live HLS playlist on disk. */
 export type StreamTarget =
@@ -46,9 +47,11 @@ export const sendTestStream = (
   let stderr = '';
   // Like a camera's encoder, a sender that cannot reach its receiver (not listening yet, or gone) tries again.
   const ended = (async () => {
+    // Since when it has been failing: a run of more than a few seconds was connected, and the minute starts again.
+    let tryingSince = Date.now();
     for (;;) {
       const started = Date.now();
-      const run = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      const run = spawnTool('ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
       child = run;
       run.stderr.on('data', (chunk: Buffer) => {
         stderr = (stderr + chunk.toString()).slice(-4000);
@@ -60,7 +63,8 @@ export const sendTestStream = (
         });
         run.on('close', resolve);
       });
-      if (stopped || code === 0 || !options.reconnect || Date.now() - started > 60_000)
+      if (Date.now() - started > 5_000) tryingSince = Date.now();
+      if (stopped || code === 0 || !options.reconnect || Date.now() - tryingSince > 60_000)
         return { code, stderr };
       await new Promise((resolve) => setTimeout(resolve, 250));
       if (stopped) return { code, stderr };

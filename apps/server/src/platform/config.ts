@@ -32,6 +32,11 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   AGENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
   LONG_POLL_SECONDS: z.coerce.number().int().min(1).max(60).default(25),
+  // A body parsed whole must arrive within this (more if large); a streamed upload may not stall this long.
+  REQUEST_BODY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(30),
+  UPLOAD_STALL_SECONDS: z.coerce.number().int().min(1).default(60),
+  // A stop lets requests under way finish this long, then cuts what is still open (a client that stopped reading).
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
   SESSION_IDLE_MINUTES: z.coerce
     .number()
     .int()
@@ -89,6 +94,9 @@ const envSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v ? v : undefined)),
+  // DESIGN "the way out": loopback reachable by publishing (tests, single-box trials); private ranges refused.
+  OUTBOUND_ALLOW_LOOPBACK: flag(false),
+  OUTBOUND_DENY_PRIVATE: flag(false),
   WORKERS: z.coerce.number().int().min(1).max(256).optional(),
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   GOOGLE_CLIENT_ID: z
@@ -127,6 +135,14 @@ export type Config = {
   agentRateLimitPerMinute: number;
   /** How long a long-poll waits for a change before answering an empty list. */
   longPollSeconds: number;
+  /**
+   * How long a request body parsed whole (JSON, forms) may take to arrive (at least; 64 kB/s for a large
+   * one) before the answer is 408 (platform/http/request-body-timeout.ts).
+   */
+  requestBodyTimeoutSeconds: number;
+  shutdownGraceSeconds: number;
+  /** How long a streamed upload (web upload, tus, live segment) may send nothing before it is cut. */
+  uploadStallSeconds: number;
   sessionIdleMinutes: number;
   sessionAbsoluteMinutes: number;
   trustProxy: boolean;
@@ -162,6 +178,11 @@ export type Config = {
   workers: number;
   /** How many server processes serve on this machine (WEB_CONCURRENCY; above 1 only with PostgreSQL). */
   webConcurrency: number;
+  /**
+   * Which addresses the connections a user configures may reach (platform/outbound.ts): loopback only with
+   * OUTBOUND_ALLOW_LOOPBACK=1, private ranges unless OUTBOUND_DENY_PRIVATE=1. Read at each connection.
+   */
+  outbound: { allowLoopback: boolean; denyPrivate: boolean };
   /** The cloud's Google OAuth client, for YouTube publishing (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET). */
   google:
     | { clientId: string; clientSecret: string; authUrl: string; tokenUrl: string; youtubeApiUrl: string }
@@ -196,6 +217,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     agentRateLimitPerMinute: e.AGENT_RATE_LIMIT_PER_MINUTE,
     longPollSeconds: e.LONG_POLL_SECONDS,
+    requestBodyTimeoutSeconds: e.REQUEST_BODY_TIMEOUT_SECONDS,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    uploadStallSeconds: e.UPLOAD_STALL_SECONDS,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionAbsoluteMinutes: e.SESSION_ABSOLUTE_MINUTES,
     trustProxy: e.TRUST_PROXY,
@@ -210,6 +234,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     storage: storageOf(e),
     workers: e.WORKERS ?? Math.max(1, Math.floor(os.availableParallelism() / 2 / e.WEB_CONCURRENCY)),
     webConcurrency: e.WEB_CONCURRENCY,
+    outbound: { allowLoopback: e.OUTBOUND_ALLOW_LOOPBACK, denyPrivate: e.OUTBOUND_DENY_PRIVATE },
     google:
       e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
         ? {

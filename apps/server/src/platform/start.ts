@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { DEFAULT_PASSWORD_RULES } from '@media/contract';
+import { endLeftoverTools, markToolsOf } from '@media/media-tools';
 import pino, { type DestinationStream } from 'pino';
 import { type BootstrapOutcome, bootstrap, generatePassword } from '../bootstrap.ts';
 import { startStreamSchedules } from '../modules/ingest/schedules.ts';
 import { startClipRendering } from '../modules/nodes/clip-render.ts';
+import { notifyAdministrators } from '../modules/notifications/service.ts';
 import { startPublishRuns } from '../modules/publishing/runs.ts';
 import { startUploadProcessing } from '../modules/uploads/processing.ts';
 import { type DemoLogin, seedDemo } from '../seed/demo.ts';
@@ -17,8 +19,11 @@ import { createPublisher } from './live/publish.ts';
 import { RecentChanges } from './live/recent-changes.ts';
 import { loggerOptions } from './logging.ts';
 import { createMailer, startMailOutbox } from './mail.ts';
-import { createStorage } from './storage/index.ts';
+import { createStorage, type StorageFault } from './storage/index.ts';
 import { removeInterruptedUploads, SHARED_TEMP_IDLE_MS } from './storage.ts';
+
+/** Where a storage fault's alert leads: the diagnostics page, whose storage check shows the system's words. */
+const STORAGE_FAULT_LINK = '/diagnostic';
 
 export type StartedContext = {
   ctx: AppContext;
@@ -30,7 +35,11 @@ export type StartedContext = {
 /** Opens the database of the config, migrates it forward and fills in what a first start needs. */
 export const createContext = async (
   config: Config,
-  options: { logStream?: DestinationStream; database?: { poolSize?: number; inMemory?: boolean } } = {},
+  options: {
+    logStream?: DestinationStream;
+    /** Tests: a small pool, an in-memory PGlite, opened from a migrated template dump. */
+    database?: { poolSize?: number; inMemory?: boolean; template?: string };
+  } = {},
 ): Promise<StartedContext> => {
   const log = pino(loggerOptions(config.logLevel), options.logStream ?? process.stdout);
   const database = config.databaseUrl
@@ -43,6 +52,7 @@ export const createContext = async (
     : await openDatabase({
         driver: 'pglite',
         dataDir: options.database?.inMemory ? undefined : path.join(config.dataDir, 'db'),
+        loadDataDir: options.database?.inMemory ? options.database.template : undefined,
         onLockLost: (error) => {
           // Another process took the directory over: writing on would corrupt it, so this one stops.
           log.fatal({ err: error }, `lost the lock of ${config.dataDir}/db to another process; stopping`);
@@ -54,6 +64,15 @@ export const createContext = async (
     idleMs: config.databaseUrl ? SHARED_TEMP_IDLE_MS : 0,
   });
   if (leftovers > 0) log.info({ files: leftovers }, 'removed the temporary files of interrupted uploads');
+  // No ffmpeg outlives its server (media-tools' spawnTool): what a killed run on this DATA_DIR left is ended,
+  // and the tools this run starts are marked so that the next start can do the same.
+  const endedTools = endLeftoverTools(config.dataDir);
+  if (endedTools > 0)
+    log.warn(
+      { processes: endedTools },
+      'ended the ffmpeg processes a previous run on this data directory left',
+    );
+  markToolsOf(config.dataDir);
   let outcome: BootstrapOutcome;
   try {
     await database.migrate();
@@ -73,7 +92,18 @@ export const createContext = async (
   const recent = new RecentChanges(database.db, bus);
   await recent.start();
   const jobs = await createJobs({ database, url: config.databaseUrl, log });
-  const storage = await createStorage(config);
+  // A full or unwritable storage is logged with the system's words and alerts the administrators (their
+  // notifications, mailed to those who asked), who can act on it; the request answers 507 or 503.
+  let alertAdministrators: ((fault: StorageFault) => Promise<void>) | undefined;
+  const storage = await createStorage(config, {
+    onFault: (fault, alert) => {
+      log.error({ err: fault.cause }, fault.message);
+      if (alert)
+        void alertAdministrators?.(fault).catch((error: unknown) =>
+          log.warn({ err: error }, 'the administrators could not be alerted of a storage fault'),
+        );
+    },
+  });
   const mailer = createMailer(config, log);
   const mail = await startMailOutbox({ db: database.db, jobs, mailer });
   const ctx: AppContext = {
@@ -97,6 +127,8 @@ export const createContext = async (
       await database.close();
     },
   };
+  alertAdministrators = (fault) =>
+    notifyAdministrators(ctx, { type: 'problem', message: fault.message, link: STORAGE_FAULT_LINK });
   await startUploadProcessing(ctx);
   await startClipRendering(ctx);
   await startPublishRuns(ctx);

@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomToken } from './crypto.ts';
 import { isSafeKey, type MediaStorage } from './storage/index.ts';
+import { makeDirectory } from './storage/local-storage.ts';
 
 /** A file name that is safe in any file system, keeping its extension readable. */
 const safeFileName = (name: string) =>
@@ -48,7 +49,8 @@ export type FileStore = { storage: MediaStorage; dataDir: string };
 /**
  * Streams into a temporary file under DATA_DIR/tmp and hands it to the media storage only when it is
  * complete, so a killed server never leaves half a file where stored files live (DESIGN.md). `check` runs
- * on the complete temporary file; throwing there discards it. Answers the storage key (`relativePath`).
+ * on the complete temporary file; throwing there discards it. Answers the storage key (`relativePath`). A
+ * storage that is full or cannot be written fails it with a StorageFault (storage/faults.ts), leaving nothing.
  */
 export const storeStream = async (options: {
   storage: MediaStorage;
@@ -60,9 +62,9 @@ export const storeStream = async (options: {
   check?: (tempPath: string) => void | Promise<void>;
 }) => {
   const tmpDir = tempDirOf(options.dataDir);
-  await fs.promises.mkdir(tmpDir, { recursive: true });
   const tempPath = path.join(tmpDir, `${randomToken(16)}${TEMP_SUFFIX}`);
   try {
+    await makeDirectory(tmpDir);
     await pipeline(options.stream, fs.createWriteStream(tempPath, { flags: 'wx' }));
     await options.check?.(tempPath);
     const relativePath = `${options.folder}/${randomToken(9)}-${safeFileName(options.fileName)}`;
@@ -71,8 +73,9 @@ export const storeStream = async (options: {
     });
     return { relativePath, size, remove: () => options.storage.remove(relativePath) };
   } catch (error) {
-    await fs.promises.rm(tempPath, { force: true });
-    throw error;
+    await fs.promises.rm(tempPath, { force: true }).catch(() => undefined);
+    // A full or unwritable DATA_DIR/tmp or storage answers 507 or 503 and alerts the administrators.
+    throw options.storage.failedWrite(error);
   }
 };
 

@@ -10,12 +10,15 @@ import {
   type PopoverProps,
   type TooltipProps,
 } from '@mantine/core';
+import { useNotifications } from '@mantine/notifications';
 import { LAYERS } from '@media/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { type ReactNode, useState, useSyncExternalStore } from 'react';
 import { RouterProvider } from 'react-router';
 import { ApiError, relogin } from '../api/client.ts';
 import { Deferred, lazyNamed } from '../ui/deferred.tsx';
+import { modalsWanted } from '../ui/modals-ready.ts';
+import { ReloginDialog } from './relogin-dialog.ts';
 import { router } from './router.tsx';
 
 /** spec1 §9: tooltips open after 1000 ms. */
@@ -48,23 +51,40 @@ const queryClient = new QueryClient({
 
 const Toasts = lazyNamed(async () => (await import('./Toasts.tsx')).Toasts);
 const ModalsHost = lazyNamed(async () => (await import('./ModalsHost.tsx')).ModalsHost);
-const ReloginDialog = lazyNamed(async () => (await import('./ReloginDialog.tsx')).ReloginDialog);
 
-/** Mounts the re-login dialog once a request needs it; its code is fetched after the first render. */
-const Relogin = () => {
-  const { open } = useSyncExternalStore(relogin.subscribe, relogin.getState);
-  const [needed, setNeeded] = useState(open);
-  if (open && !needed) setNeeded(true);
-  useEffect(() => {
-    // Fetched early: by the time a session ends, a new deployment may have replaced this build's files.
-    ReloginDialog.preload().catch(() => {});
-  }, []);
-  return needed ? (
-    <Deferred fallback={null}>
-      <ReloginDialog />
-    </Deferred>
-  ) : null;
+/**
+ * Mounts its children once `wanted` first holds, and keeps them: the toasts, the dialogs' manager and the
+ * re-login dialog load when first needed, so the sign-in page fetches none of their code.
+ */
+const MountWhen = ({ wanted, children }: { wanted: boolean; children: ReactNode }) => {
+  const [mounted, setMounted] = useState(wanted);
+  if (wanted && !mounted) setMounted(true);
+  return mounted ? <Deferred fallback={null}>{children}</Deferred> : null;
 };
+
+/** The toasts' container, once there is a toast (the store keeps those raised before it loads). */
+const ToastsWhenAny = () => {
+  const { notifications, queue } = useNotifications();
+  return (
+    <MountWhen wanted={notifications.length + queue.length > 0}>
+      <Toasts />
+    </MountWhen>
+  );
+};
+
+/** The dialogs' manager, once a dialog asks for it (ui/modals-ready.ts). */
+const ModalsWhenAsked = () => (
+  <MountWhen wanted={useSyncExternalStore(modalsWanted.subscribe, modalsWanted.get)}>
+    <ModalsHost />
+  </MountWhen>
+);
+
+/** The re-login dialog, once a request needs it; the signed-in frame fetches its code early (Shell). */
+const Relogin = () => (
+  <MountWhen wanted={useSyncExternalStore(relogin.subscribe, relogin.getState).open}>
+    <ReloginDialog />
+  </MountWhen>
+);
 
 /** Text on light badges and coloured text reach 4.5:1 on their backgrounds in the light scheme. */
 const contrastVariables: CSSVariablesResolver = (resolved) => ({
@@ -84,14 +104,10 @@ const contrastVariables: CSSVariablesResolver = (resolved) => ({
 
 export const App = () => (
   <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={contrastVariables}>
-    <Deferred fallback={null}>
-      <Toasts />
-    </Deferred>
+    <ToastsWhenAny />
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
-      <Deferred fallback={null}>
-        <ModalsHost />
-      </Deferred>
+      <ModalsWhenAsked />
       <Relogin />
     </QueryClientProvider>
   </MantineProvider>

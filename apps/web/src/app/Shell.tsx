@@ -1,6 +1,6 @@
 import { Anchor, AppShell, Burger, Button, Center, Group, NavLink, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useLogout, useMe } from '../api/auth.ts';
 import { NotificationsPopover } from '../features/notifications/NotificationsPopover.tsx';
@@ -13,6 +13,7 @@ import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
 import { NAVIGATION, pageNotForRole, SECTION_LABELS } from './navigation.ts';
 import { PageLoader } from './PageLoader.tsx';
 import { ReloadMessage } from './ReloadMessage.tsx';
+import { ReloginDialog } from './relogin-dialog.ts';
 
 // Shown only once an alert is raised: its badges and tooltips load after the shell.
 const AlertCounts = lazyNamed(async () => (await import('../ui/AlertCounts.tsx')).AlertCounts);
@@ -24,6 +25,9 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
   const logout = useLogout(() => navigate('/login', { replace: true }));
   const location = useLocation();
   const [navOpened, nav] = useDisclosure(false);
+  useEffect(() => {
+    ReloginDialog.preload().catch(() => {});
+  }, []);
 
   if (me.isPending) return <PageLoader />;
   if (me.isError) {

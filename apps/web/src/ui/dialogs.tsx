@@ -2,7 +2,7 @@ import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { MSG_INPUT_REQUIRED } from '@media/contract';
 import { type FormEvent, type ReactNode, useState } from 'react';
-import { modalsReady } from './modals-ready.ts';
+import { modalsManager } from './modals-ready.ts';
 
 export type ConfirmOptions = {
   title?: string;
@@ -16,7 +16,7 @@ export type ConfirmOptions = {
 
 /** The confirm dialog of spec2 §2; resolves true when confirmed, false when cancelled or closed. */
 export const confirmDialog = async (options: ConfirmOptions): Promise<boolean> => {
-  await modalsReady;
+  await modalsManager();
   return new Promise((resolve) => {
     let answered = false;
     const answer = (value: boolean) => {
@@ -111,7 +111,7 @@ const TextInputDialogBody = (
 
 /** The text-input dialog of spec2 §2: required ('Input required'); resolves the text, or undefined. */
 export const textInputDialog = async (options: TextInputDialogOptions): Promise<string | undefined> => {
-  await modalsReady;
+  await modalsManager();
   return new Promise((resolve) => {
     let answered = false;
     const done = (value: string | undefined) => {

@@ -364,6 +364,18 @@ export const EDGE_RULE_MESSAGES = {
   accountNotInSite: 'The account is not in this site',
   folderNotOfAccount: "The arrivals folder must belong to the endpoint's account",
   workflowNotOfAccount: "The workflow must belong to the endpoint's account",
+  /**
+   * Pointing an endpoint at an account or one of its arrivals folders sends media into the account: it
+   * needs the right of the arrivals-folder assignment (a manager of the account), on create and on save.
+   */
+  targetNeedsAccountManager: "Only a manager of the account may send an endpoint's media to it",
+  /**
+   * The agent's side of the same rule: an edge server lands media only in accounts its owner manages, or,
+   * at a site, in accounts of that site's reseller. Such an endpoint is held (the agent is not given it, and
+   * this is its status); a queue, a start or a landing through it is refused.
+   */
+  edgeMayNotLandInAccount:
+    'This edge server may not send media to the account: it is not the edge server of a manager of the account, nor of a site of its reseller',
 } as const;
 
 /** POST /api/edgeServers/{id}/supportConnection: turns the support connection on, or off with false. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ENDPOINT_STATUSES, type EndpointStatus } from '../edge/edge.ts';
 import { INT4_MAX, idSchema, MSG_NUMBER_OUT_OF_RANGE } from '../http/input.ts';
+import { cleanName } from '../names/clean-name.ts';
 
 /** spec2 §4: every status an ingest queue item can be in. */
 export const INGEST_STATUSES = [
@@ -311,7 +312,7 @@ export const ingestQueueItemUpdateSchema = z.strictObject({
   action: z.enum(INGEST_ITEM_ACTIONS).optional(),
   reelName: z.string().max(200).optional(),
   diskLabel: z.string().max(200).optional(),
-  clipName: z.string().max(200).optional(),
+  clipName: z.string().overwrite(cleanName).max(200).optional(),
   /** Seconds, for start and reschedule; null (as the item reads when it has none) is none. */
   duration: z
     .number()

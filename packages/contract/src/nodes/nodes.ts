@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { totalCappedSchema } from '../http/envelope.ts';
 import { idSchema, idTextSchema } from '../http/input.ts';
+import { cleanName } from '../names/clean-name.ts';
 
 /**
  * spec3 §3 Node, §4 Media tree / Transfers, §7 Nodes and media: the media tree of an account.
@@ -87,6 +88,7 @@ export const NODE_MESSAGES = {
 
 const nodeNameSchema = z
   .string()
+  .overwrite(cleanName)
   .trim()
   .min(1, { error: NODE_MESSAGES.nameRequired })
   .max(NODE_NAME_MAX, { error: NODE_MESSAGES.nameTooLong })

@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Ancestry, emptyRights, hasRight, RIGHTS, type Right, type RightsSnapshot } from './rights.ts';
+import {
+  type Ancestry,
+  emptyRights,
+  hasRight,
+  type ManagerStanding,
+  mayChangeManagerStanding,
+  RIGHTS,
+  type Right,
+  type RightsSnapshot,
+} from './rights.ts';
 
 const rightsWith = (changes: Partial<RightsSnapshot>): RightsSnapshot => ({ ...emptyRights(7), ...changes });
 const granted = (rights: RightsSnapshot, ancestry?: Ancestry) =>
@@ -194,6 +203,42 @@ describe('rights, properties', () => {
         expect(granted({ ...rights, admin: false }, outside)).toEqual([]);
         expect(granted({ ...rights, admin: true }, outside)).toEqual([...RIGHTS]);
       }),
+    );
+  });
+});
+
+describe('manager standings: given and taken by the same right, never by a peer (issue 30)', () => {
+  const mayChange = (level: Level, standing: ManagerStanding) =>
+    mayChangeManagerStanding(levels[level], standing, account);
+
+  it("keeps an account's manager role to its site's managers and above, not to the account's managers", () => {
+    const allowed = (Object.keys(levels) as Level[]).filter((level) => mayChange(level, 'account'));
+    expect(allowed).toEqual(['administrator', 'reseller manager', 'site group manager', 'site manager']);
+  });
+
+  it("gives each grant to that scope's managers, and the administrators' list to administrators", () => {
+    expect(mayChange('site manager', 'site')).toBe(true);
+    expect(mayChange('site manager', 'sitegroup')).toBe(false);
+    expect(mayChange('site group manager', 'sitegroup')).toBe(true);
+    expect(mayChange('site group manager', 'reseller')).toBe(false);
+    expect(mayChange('reseller manager', 'reseller')).toBe(true);
+    expect(mayChange('reseller manager', 'admin')).toBe(false);
+    expect(mayChange('administrator', 'admin')).toBe(true);
+  });
+
+  it('never lets an account manager change a manager standing anywhere', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<ManagerStanding>('admin', 'reseller', 'sitegroup', 'site', 'account'),
+        fc.record({ resellerId: fc.nat(3), siteGroupId: fc.nat(3), siteId: fc.nat(3), accountId: fc.nat(3) }),
+        (standing, place) => {
+          const manager = rightsWith({
+            accountManager: new Set([0, 1, 2, 3]),
+            accounts: new Set([0, 1, 2, 3]),
+          });
+          expect(mayChangeManagerStanding(manager, standing, place)).toBe(false);
+        },
+      ),
     );
   });
 });

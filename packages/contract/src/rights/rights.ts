@@ -59,6 +59,35 @@ export const hasRight = (rights: RightsSnapshot, right: Right, ancestry: Ancestr
   }
 };
 
+/** Where a manager stands: the types of the managers API (an account's manager role, or a grant). */
+export type ManagerStanding = 'admin' | 'reseller' | 'sitegroup' | 'site' | 'account';
+
+/**
+ * DESIGN.md "Managing people", among managers: the one right that gives a manager standing also changes
+ * and takes it away, whichever API does it (the managers API, an account's user access). An account's
+ * manager role is given by the account's site managers and above (spec1 §6: manager roles cannot be
+ * chosen in the access list), so it is taken by them too, never by the account's other managers: a peer
+ * is not below them. A site, site group or reseller grant is given and taken by that scope's managers (the
+ * site page offers its managers the site's managers), the administrators' list by administrators.
+ */
+export const MANAGER_STANDING_RIGHT: Record<ManagerStanding, Right> = {
+  admin: 'cloud.admin',
+  reseller: 'reseller.manage',
+  sitegroup: 'siteGroup.manage',
+  site: 'site.manage',
+  account: 'site.manage',
+};
+
+/** May these rights give, change or take a manager standing at this place (MANAGER_STANDING_RIGHT)? */
+export const mayChangeManagerStanding = (
+  rights: RightsSnapshot,
+  standing: ManagerStanding,
+  ancestry: Ancestry,
+): boolean => hasRight(rights, MANAGER_STANDING_RIGHT[standing], ancestry);
+
+/** Why a manager's standing may not be changed: they are not below the actor (a peer, or above). */
+export const MSG_MANAGER_NOT_BELOW = "A manager's role is changed only by the managers above them";
+
 export const emptyRights = (userId: number): RightsSnapshot => ({
   userId,
   admin: false,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ASPECTS } from '../config/ingest-formats.ts';
 import { collectionOf, pageQuerySchema } from '../http/envelope.ts';
 import { idTextSchema } from '../http/input.ts';
+import { cleanName } from '../names/clean-name.ts';
 
 /** spec1 §4: the upload as a whole, and each chosen file. */
 export const UPLOAD_STATES = ['choosing', 'uploading', 'complete'] as const;
@@ -121,10 +122,15 @@ export const UPLOAD_NAME_MAX = 255;
 
 /** spec1 §7: the query of an upload (the file itself is the multipart field uploadfile). */
 export const uploadQuerySchema = z.object({
-  uploadname: z.string().trim().min(1, { error: 'This field is required' }).max(UPLOAD_NAME_MAX),
+  uploadname: z
+    .string()
+    .overwrite(cleanName)
+    .trim()
+    .min(1, { error: 'This field is required' })
+    .max(UPLOAD_NAME_MAX),
   format: z.string().trim().max(40).optional(),
   aspect: z.enum(Object.keys(ASPECTS) as [keyof typeof ASPECTS, ...(keyof typeof ASPECTS)[]]).optional(),
-  location: z.string().trim().max(1000).optional(),
+  location: z.string().overwrite(cleanName).trim().max(1000).optional(),
 });
 export type UploadQuery = z.infer<typeof uploadQuerySchema>;
 

@@ -127,6 +127,50 @@ export const requireRight = async (
   return ancestry;
 };
 
+/** The right that manages each kind of place (seeing it without holding a site there). */
+const MANAGE_RIGHT = {
+  reseller: 'reseller.manage',
+  siteGroup: 'siteGroup.manage',
+  site: 'site.manage',
+} as const;
+
+/**
+ * A reference in a request body to a reseller, site group or site (a site group's reseller, a site's group,
+ * a new account's site) is refused like a read of it (issue 30): one the actor cannot see answers as a
+ * missing one (404), so an id of another organisation tells nothing; one they see (they manage it, or it
+ * holds a site they see) without the right is a 403. Answers the ancestry when the right is there.
+ */
+export const requireReferenceRight = async (
+  db: DbOrTx,
+  actor: Actor,
+  right: Right,
+  entity: { kind: 'reseller' | 'siteGroup' | 'site'; id: number },
+) => {
+  const ancestry = await findAncestry(db, entity);
+  if (!ancestry) throw notFound(entityLabel(entity));
+  const rights = await actor.rights();
+  if (hasRight(rights, right, ancestry)) return ancestry;
+  if (hasRight(rights, MANAGE_RIGHT[entity.kind], ancestry)) throw forbidden();
+  const visible = await visibleSiteIds(db, rights);
+  const holds =
+    entity.kind === 'site'
+      ? eq(sites.id, entity.id)
+      : entity.kind === 'siteGroup'
+        ? eq(sites.siteGroupId, entity.id)
+        : eq(siteGroups.resellerId, entity.id);
+  const [seen] =
+    visible === 'all'
+      ? [{ id: entity.id }]
+      : await db
+          .select({ id: sites.id })
+          .from(sites)
+          .innerJoin(siteGroups, eq(siteGroups.id, sites.siteGroupId))
+          .where(and(inArray(sites.id, [...visible, -1]), holds))
+          .limit(1);
+  if (!seen) throw notFound(entityLabel(entity));
+  throw forbidden();
+};
+
 /**
  * DESIGN.md "Managing people" as one SQL condition: the users a non-administrator may manage. A user's
  * places are their account accesses, their manager grants (reseller, site group, site; an admin grant

@@ -1,9 +1,9 @@
 import {
   type Ancestry,
   CHANNELS,
-  hasRight,
   MSG_ADD_USER_REFUSED,
   MSG_MANAGER_ROLE_NOT_SELECTABLE,
+  mayChangeManagerStanding,
   PERMISSIONS,
   type RightsSnapshot,
 } from '@media/contract';
@@ -27,6 +27,7 @@ export {
   managedSiteIds,
   mayManageEdgeServer,
   mayManageUser,
+  requireReferenceRight,
   requireRight,
   requireUserManagement,
   visibleSiteIds,
@@ -80,7 +81,7 @@ export const checkGrantableRole = async (
   const role = await repo.findRole(db, roleId);
   if (!role || (role.siteId !== null && role.siteId !== ancestry.siteId))
     throw badRequest('Role not found', { roleId: 'Role not found' });
-  if (role.isManager && !hasRight(rights, 'site.manage', ancestry))
+  if (role.isManager && !mayChangeManagerStanding(rights, 'account', ancestry))
     throw forbidden(MSG_MANAGER_ROLE_NOT_SELECTABLE);
   return role;
 };
@@ -124,9 +125,9 @@ export const saveAccess = async (options: {
   const userIds = changes.map((c) => c.userId);
   for (const roleId of new Set(changes.map((c) => c.roleId)))
     await checkGrantableRole(ctx.db, rights, ancestry, roleId);
-  // A manager's access is changed only by those who could have given it.
+  // A manager's access is changed only by those who could have given it, never by a peer manager.
   const current = await repo.findAccess(ctx.db, accountId, userIds);
-  if (current.some((row) => row.isManager) && !hasRight(rights, 'site.manage', ancestry))
+  if (current.some((row) => row.isManager) && !mayChangeManagerStanding(rights, 'account', ancestry))
     throw forbidden(MSG_MANAGER_ROLE_NOT_SELECTABLE);
   await requireManageable(ctx, actor, userIds);
   await ctx.db.transaction(async (tx) => {
@@ -149,7 +150,7 @@ export const removeAccess = async (options: {
   const { ancestry, rights } = await requireAccountManagement(ctx, actor, accountId);
   const [current] = await repo.findAccess(ctx.db, accountId, [userId]);
   if (!current) throw notFound('User access');
-  if (current.isManager && !hasRight(rights, 'site.manage', ancestry))
+  if (current.isManager && !mayChangeManagerStanding(rights, 'account', ancestry))
     throw forbidden(MSG_MANAGER_ROLE_NOT_SELECTABLE);
   await repo.deleteAccess(ctx.db, accountId, userId);
   await ctx.publish(CHANNELS.userAccess(accountId), [userId]);

@@ -22,7 +22,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx, Tx } from '../../platform/db/client.ts';
 import { translateUniqueViolation } from '../../platform/db/errors.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
-import { managedSiteIds, requireRight } from '../access/service.ts';
+import { managedSiteIds, requireReferenceRight, requireRight } from '../access/service.ts';
 import { accountAccess, roles } from '../access/tables.ts';
 import { copyAccountConfiguration } from '../config/service.ts';
 import { resellers, sites } from '../organisation/tables.ts';
@@ -126,6 +126,9 @@ export const getAccount = async (options: { ctx: AppContext; actor: Actor; id?: 
   return toAccount(row, access);
 };
 
+/** A billing group (reseller) that does not exist, or that the actor may not see. */
+export const MSG_BILLING_GROUP_NOT_FOUND = 'Billing group not found';
+
 /** Which right each field needs beyond managing the account (spec1 §6). */
 const FIELD_RIGHT: Partial<Record<keyof AccountUpdate, keyof AccountAccessFlags>> = {
   siteId: 'canChangeSite',
@@ -167,12 +170,15 @@ export const updateAccount = async (options: {
     const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.id, change.siteId));
     if (!site) throw badRequest('Site not found', { siteId: 'Site not found' });
   }
-  if (change.billingGroupId != null) {
+  if (change.billingGroupId != null && change.billingGroupId !== row.account.billingGroupId) {
+    // A reseller of another organisation is refused like a read of it (the resellers list shows only those
+    // the actor manages): as if it did not exist.
     const [reseller] = await db
       .select({ id: resellers.id })
       .from(resellers)
       .where(eq(resellers.id, change.billingGroupId));
-    if (!reseller) throw badRequest('Billing group not found', { billingGroupId: 'Billing group not found' });
+    if (!reseller || !hasRight(await options.actor.rights(), 'reseller.manage', { resellerId: reseller.id }))
+      throw badRequest(MSG_BILLING_GROUP_NOT_FOUND, { billingGroupId: MSG_BILLING_GROUP_NOT_FOUND });
   }
   await repo.updateAccount(db, options.id, change);
   await publish(CHANNELS.account(options.id), [options.id]);
@@ -211,7 +217,7 @@ export const createAccount = async (options: { ctx: AppContext; actor: Actor; bo
     if ('cloneFrom' in body) {
       const { row } = await loadVisible(db, actor, repo.byId(body.cloneFrom));
       const siteId = body.siteId ?? row.account.siteId;
-      await requireRight(db, actor, 'site.manage', { kind: 'site', id: siteId });
+      await requireReferenceRight(db, actor, 'site.manage', { kind: 'site', id: siteId });
       await checkNewName(db, body.name, actor.userId);
       newId = await db.transaction(async (tx) => {
         const { id: _id, createdAt: _createdAt, ...settings } = row.account;
@@ -221,7 +227,7 @@ export const createAccount = async (options: { ctx: AppContext; actor: Actor; bo
         return id;
       });
     } else {
-      await requireRight(db, actor, 'site.manage', { kind: 'site', id: body.siteId });
+      await requireReferenceRight(db, actor, 'site.manage', { kind: 'site', id: body.siteId });
       await checkNewName(db, body.name, actor.userId);
       newId = await repo.insertAccount(db, {
         name: body.name,

@@ -3,6 +3,7 @@ import {
   AGENT_LIVE_SEGMENT_MAX_BYTES,
   agentLiveSegmentQuerySchema,
   CHANNELS,
+  EDGE_RULE_MESSAGES,
   ERROR_CODES,
   okSchema,
 } from '@media/contract';
@@ -10,8 +11,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context.ts';
-import { AppError } from '../../platform/errors.ts';
+import { AppError, forbidden } from '../../platform/errors.ts';
 import { results } from '../../platform/http/envelope.ts';
+import { edgeMayLandIn } from '../arrivals/service.ts';
 import { publishItemChanges } from '../ingest/live.ts';
 import { addLiveSegment } from '../nodes/live.ts';
 import { addLiveMedia } from '../nodes/service.ts';
@@ -63,8 +65,16 @@ export const registerAgentLiveRoutes = (
       const ingested = await repo.findIngestedItem(ctx.db, id);
       if (!ingested?.accountId)
         throw new AppError(ERROR_CODES.conflict, 'The stream feeds no account: there is no node to play it');
-      const targetFolder = ingested.folderOptions?.targetFolder;
       const accountId = ingested.accountId;
+      // Live media lands too: only where the edge server may send media (edgeMayLandIn, issue 30).
+      const target = {
+        accountId,
+        arrivalsFolderId: item.arrivalsFolderId,
+        arrivalsSetBy: item.arrivalsSetBy,
+      };
+      if (!(await edgeMayLandIn(ctx.db, edge, target)))
+        throw forbidden(EDGE_RULE_MESSAGES.edgeMayNotLandInAccount);
+      const targetFolder = ingested.folderOptions?.targetFolder;
       const live = await ctx.db.transaction(async (tx) => {
         const added = await addLiveMedia(tx, {
           accountId,

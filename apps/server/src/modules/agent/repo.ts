@@ -1,4 +1,4 @@
-import { accountPath } from '@media/contract';
+import { accountPath, cleanName } from '@media/contract';
 import { and, asc, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../platform/db/client.ts';
@@ -44,6 +44,7 @@ export const listEdgeEndpoints = (db: DbOrTx, edgeServerId: number) =>
       online: endpoints.online,
       accountId: endpoints.accountId,
       arrivalsFolderId: endpoints.arrivalsFolderId,
+      arrivalsSetBy: endpoints.arrivalsSetBy,
       serviceOptions: services.options,
       serviceTypeId: services.typeId,
       feedsAccountId: sql<number | null>`coalesce(${arrivalsFolders.accountId}, ${endpoints.accountId})`,
@@ -79,6 +80,7 @@ export const findEdgeEndpoint = async (db: DbOrTx, edgeServerId: number, endpoin
       id: endpoints.id,
       accountId: endpoints.accountId,
       arrivalsFolderId: endpoints.arrivalsFolderId,
+      arrivalsSetBy: endpoints.arrivalsSetBy,
     })
     .from(endpoints)
     .innerJoin(services, eq(services.id, endpoints.serviceId))
@@ -118,6 +120,10 @@ const agentItemColumns = {
   forced: ingestQueueItems.forced,
   accountId: ingestQueueItems.accountId,
   arrivalsFolderId: ingestQueueItems.arrivalsFolderId,
+  /** Who set the item's arrivals folder on its endpoint, while the endpoint still aims there (edgeLandingRule). */
+  arrivalsSetBy: sql<
+    number | null
+  >`(select e.arrivals_set_by from edge_endpoints e where e.id = ${ingestQueueItems.endpointId} and e.arrivals_folder_id = ${ingestQueueItems.arrivalsFolderId})`,
 };
 
 /**
@@ -163,7 +169,8 @@ export const insertQueueItem = async (
     .values({
       ...item,
       status: item.isStream ? 'actionRequired' : 'queued',
-      clipName: item.sourceName.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, ''),
+      // The agent's source name stays as the file is named (it reads the file by it); the clip name is shown.
+      clipName: cleanName(item.sourceName.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '')).trim(),
       rank: sql`coalesce((select max(${ingestQueueItems.rank}) from ${ingestQueueItems} where ${ingestQueueItems.edgeServerId} = ${item.edgeServerId}), 0) + 1`,
     })
     .onConflictDoNothing()

@@ -26,6 +26,7 @@ import { registerAgentLiveRoutes } from './live-routes.ts';
 import { registerAgentPublishRoutes } from './publish-routes.ts';
 import * as service from './service.ts';
 import { createAgentTusServer, rememberEdge } from './tus.ts';
+import { reportUnprocessedFile } from './unprocessed-files.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -223,7 +224,7 @@ export const registerAgentRoutes = async (
           },
         },
         async (request) =>
-          results(await service.reportUnprocessedFile({ ctx, edge: edgeOf(request), ...request.body })),
+          results(await reportUnprocessedFile({ ctx, edge: edgeOf(request), ...request.body })),
       );
       registerAgentPublishRoutes(scope, ctx, edgeOf);
       registerAgentLiveRoutes(scope, ctx, edgeOf);

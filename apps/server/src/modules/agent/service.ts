@@ -9,6 +9,7 @@ import {
   capturesByItself,
   DEFAULT_EDGE_ADVANCED_OPTIONS,
   EDGE_CONNECTED_WITHIN_SECONDS,
+  EDGE_RULE_MESSAGES,
   type EndpointReport,
   ERROR_CODES,
   endpointOptionsWithDefaults,
@@ -23,8 +24,9 @@ import type { z } from 'zod';
 import type { AppContext } from '../../platform/context.ts';
 import { sha256 } from '../../platform/crypto.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { AppError, badRequest, notFound, unauthenticated } from '../../platform/errors.ts';
+import { AppError, badRequest, forbidden, notFound, unauthenticated } from '../../platform/errors.ts';
 import { storeStream } from '../../platform/storage.ts';
+import { edgeLandingRule, edgeMayLandIn } from '../arrivals/service.ts';
 import { recordEndpointRecording, recordEndpointReports } from '../edge/service.ts';
 import { publishItemChanges } from '../ingest/live.ts';
 import { addIngestedMedia, arrivalsFolderPath, dropLiveSegments } from '../nodes/service.ts';
@@ -63,13 +65,40 @@ export const heartbeat = async (options: {
   endpointReports: EndpointReport[];
 }): Promise<AgentConfiguration> => {
   const { ctx, edge } = options;
-  await recordEndpointReports(ctx, edge.id, options.endpointReports);
+  const listed = await repo.listEdgeEndpoints(ctx.db, edge.id);
+  // An endpoint aimed where this edge server may not land media (edgeMayLandIn, issue 30) is held: the agent
+  // is not given it, so it neither reads nor records it (nor asks to queue and is refused), and its status,
+  // reported here for the agent, says why. It comes back once its target is one the edge may feed.
+  const mayFeed = edgeLandingRule(ctx.db, edge);
+  const held: typeof listed = [];
+  const rows: typeof listed = [];
+  for (const row of listed) {
+    const refused =
+      row.accountId != null &&
+      ((row.arrivalsFolderId != null && row.feedsAccountId !== row.accountId) ||
+        !(await mayFeed({
+          accountId: row.accountId,
+          arrivalsFolderId: row.arrivalsFolderId,
+          arrivalsSetBy: row.arrivalsSetBy,
+        })));
+    (refused ? held : rows).push(row);
+  }
+  const heldIds = new Set(held.map((row) => row.id));
+  await recordEndpointReports(ctx, edge.id, [
+    ...options.endpointReports.filter((report) => !heldIds.has(report.endpointId)),
+    ...held.map((row) => ({
+      endpointId: row.id,
+      online: false,
+      status: 'warning' as const,
+      message: EDGE_RULE_MESSAGES.edgeMayNotLandInAccount,
+      switchedOn: row.online,
+    })),
+  ]);
   const wasConnected =
     edge.lastSeenAt != null && Date.now() - edge.lastSeenAt.getTime() < EDGE_CONNECTED_WITHIN_SECONDS * 1000;
   await repo.recordHeartbeat(ctx.db, edge.id, options.endpointVersions);
   if (!wasConnected) for (const channel of edgeListChannels(edge)) await ctx.publish(channel, [edge.id]);
   // The agent gets every option, with the catalogue's defaults for those nobody set.
-  const rows = await repo.listEdgeEndpoints(ctx.db, edge.id);
   const formats = await repo.ingestFormatsOf(ctx.db, [
     ...new Set(rows.flatMap((row) => (row.feedsAccountId != null ? [row.feedsAccountId] : []))),
   ]);
@@ -146,9 +175,16 @@ export const registerQueueItem = async (options: {
   const { ctx, edge } = options;
   const endpoint = await repo.findEdgeEndpoint(ctx.db, edge.id, options.endpointId);
   if (!endpoint) throw notFound('Endpoint');
+  // Only into an account its edge server may feed (edgeMayLandIn: defence in depth behind the endpoint API).
+  const { accountId, arrivalsFolderId, arrivalsSetBy } = endpoint;
+  if (
+    accountId != null &&
+    !(await edgeMayLandIn(ctx.db, edge, { accountId, arrivalsFolderId, arrivalsSetBy }))
+  )
+    throw forbidden(EDGE_RULE_MESSAGES.edgeMayNotLandInAccount);
   const open = options.isStream ? await repo.findOpenStreamItem(ctx.db, endpoint.id) : undefined;
   if (open) {
-    const { accountId: _accountId, arrivalsFolderId: _folderId, ...answer } = open;
+    const { accountId: _accountId, arrivalsFolderId: _folderId, arrivalsSetBy: _setBy, ...answer } = open;
     return answer;
   }
   const { item, created } = await ctx.db.transaction(async (tx) => {
@@ -168,7 +204,7 @@ export const registerQueueItem = async (options: {
     await publishQueueChange(ctx, edge, item);
     await ctx.publish(CHANNELS.unprocessedFiles(edge.id), [endpoint.id]);
   }
-  const { accountId: _accountId, arrivalsFolderId: _folderId, ...answer } = item;
+  const { accountId: _accountId, arrivalsFolderId: _folderId, arrivalsSetBy: _setBy, ...answer } = item;
   return answer;
 };
 
@@ -182,6 +218,7 @@ export const queuedItems = async (options: {
     ({
       accountId: _accountId,
       arrivalsFolderId: _folderId,
+      arrivalsSetBy: _setBy,
       isSchedule,
       scheduledStartTime,
       duration,
@@ -225,6 +262,20 @@ export const reportProgress = async (options: {
   if (item.isStream && capturesByItself(item.endpointOptions ?? {})) from.push('actionRequired');
   if (!from.includes(item.status))
     throw new AppError(ERROR_CODES.conflict, `The item is ${item.status}; it cannot become ${change.status}`);
+  // The item starts or lands only where its edge server may send media (edgeMayLandIn); else it fails.
+  const starts = change.status === 'ingesting' && item.status !== 'ingesting';
+  const refused =
+    (starts || change.status === 'ingested') &&
+    item.accountId != null &&
+    !(await edgeMayLandIn(ctx.db, edge, {
+      accountId: item.accountId,
+      arrivalsFolderId: item.arrivalsFolderId,
+      arrivalsSetBy: item.arrivalsSetBy,
+    }));
+  if (refused) {
+    const error = EDGE_RULE_MESSAGES.edgeMayNotLandInAccount;
+    change = { status: 'failed', error, log: logLine(error) };
+  }
   if (change.contentHash && change.status === 'ingesting') {
     const folder = await repo.findIngestedItem(ctx.db, id);
     const targetFolder = folder?.folderOptions?.targetFolder;
@@ -240,7 +291,7 @@ export const reportProgress = async (options: {
   }
   // An ingested file of an account lands in its media tree in the same transaction.
   const landed = await ctx.db.transaction(async (tx) => {
-    await repo.updateItemProgress(tx, id, change, { started: item.status !== 'ingesting' });
+    await repo.updateItemProgress(tx, id, change, { started: !refused && item.status !== 'ingesting' });
     if (change.status !== 'ingested' || item.accountId == null) return undefined;
     return landIngestedItem(ctx, tx, id, change);
   });
@@ -334,19 +385,5 @@ export const storeThumbnail = async (options: {
   const previous = await itemFiles.setThumbnail(ctx.db, id, stored.relativePath);
   if (previous) await ctx.storage.remove(previous).catch(() => undefined);
   await publishQueueChange(ctx, edge, item);
-  return { ok: true as const };
-};
-
-export const reportUnprocessedFile = async (options: {
-  ctx: AppContext;
-  edge: AgentEdge;
-  endpointId: number;
-  path: string;
-}) => {
-  const { ctx, edge } = options;
-  const endpoint = await repo.findEdgeEndpoint(ctx.db, edge.id, options.endpointId);
-  if (!endpoint) throw notFound('Endpoint');
-  const [created] = await repo.upsertUnprocessedFile(ctx.db, endpoint.id, options.path);
-  if (created) await ctx.publish(CHANNELS.unprocessedFiles(edge.id), [endpoint.id]);
   return { ok: true as const };
 };

@@ -5,6 +5,7 @@ import { FileStore } from '@tus/file-store';
 import { Server, type Upload } from '@tus/server';
 import type { AppContext } from '../../platform/context.ts';
 import { randomToken } from '../../platform/crypto.ts';
+import { StorageFault } from '../../platform/storage/faults.ts';
 import { ITEM_FILE_RENDITIONS, type ItemFileRendition, recordItemFile } from './item-files.ts';
 import * as repo from './repo.ts';
 import type { AgentEdge } from './service.ts';
@@ -97,6 +98,9 @@ export const createAgentTusServer = (ctx: AppContext, options: { path: string })
       return {};
     },
     onResponseError: async (_req, error) => {
+      // A full or unwritable DATA_DIR/tus or storage: 507 or 503 in words the agent shows (storage/faults.ts).
+      const fault = ctx.storage.failedWrite(error);
+      if (fault instanceof StorageFault) return { status_code: fault.status, body: fault.message };
       const status = (error as { status_code?: number }).status_code;
       if (status && status < 500) return undefined;
       ctx.log.warn({ err: error }, 'an agent upload failed');

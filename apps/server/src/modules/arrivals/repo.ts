@@ -119,5 +119,5 @@ export const findEndpointsWithEdge = (db: DbOrTx, ids: number[]) =>
 export const setEndpointFolder = (
   db: DbOrTx,
   endpointId: number,
-  change: { arrivalsFolderId: number | null; accountId?: number },
+  change: { arrivalsFolderId: number | null; arrivalsSetBy: number | null; accountId?: number },
 ) => db.update(endpoints).set(change).where(eq(endpoints.id, endpointId));

@@ -1,4 +1,5 @@
 import {
+  type Ancestry,
   ARRIVALS_ERRORS,
   ARRIVALS_FOLDER_TYPES,
   type ArrivalsAssignment,
@@ -6,12 +7,13 @@ import {
   arrivalsFolderType,
   CHANNELS,
   hasRight,
+  type RightsSnapshot,
 } from '@media/contract';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
-import { findAncestry, mayManageEdgeServer, requireRight } from '../access/service.ts';
+import { findAncestry, loadRights, mayManageEdgeServer, requireRight } from '../access/service.ts';
 import * as repo from './repo.ts';
 
 type Call<T = object> = { ctx: AppContext; actor: Actor } & T;
@@ -186,9 +188,78 @@ const loadTargets = async (db: DbOrTx, list: ArrivalsAssignment[]): Promise<Assi
   });
 };
 
-const mayManageAccount = async (db: DbOrTx, actor: Actor, accountId: number) => {
+/**
+ * The right to point an endpoint at an account's arrivals (the account, one of its arrivals folders):
+ * account.manage of that account, the account managers' business (DESIGN.md Rights: arrivals). The
+ * assignments below and the endpoint API's create and save (edge module) both ask it here.
+ */
+export const mayAssignArrivals = async (db: DbOrTx, actor: Actor, accountId: number) => {
   const ancestry = await findAncestry(db, { kind: 'account', id: accountId });
   return ancestry !== undefined && hasRight(await actor.rights(), 'account.manage', ancestry);
+};
+
+/** Where an endpoint sends media, and who chose its arrivals folder (null: nobody recorded). */
+export type LandingTarget = {
+  accountId: number;
+  arrivalsFolderId: number | null;
+  arrivalsSetBy: number | null;
+};
+
+/**
+ * The agent's side of mayAssignArrivals (defence in depth, for targets set before the rule or by someone
+ * who has since lost the right): may this edge server land media in the account? Yes when its arrivals
+ * folder was chosen by one who may still assign the account's arrivals (an account manager: spec2 §6, the
+ * folder a non-manager sees as 'An account manager must set'); else the edge server must be one the account
+ * trusts by itself: its owner (user context) manages the account now, or, for an edge server at a site, the
+ * account is under that site's reseller, whose managers set a site edge's endpoints (DESIGN.md Rights). An
+ * account chosen without a folder by someone else lands nothing. The owner's rights, the site, each setter's
+ * rights and each account are read once per rule (the heartbeat asks it for every endpoint of the edge server).
+ */
+export const edgeLandingRule = (db: DbOrTx, edge: { userId: number; siteId: number | null }) => {
+  let owner: Promise<RightsSnapshot> | undefined;
+  let site: Promise<Ancestry | undefined> | undefined;
+  const setters = new Map<number, Promise<RightsSnapshot>>();
+  const answers = new Map<string, Promise<boolean>>();
+  const decide = async ({ accountId, arrivalsFolderId, arrivalsSetBy }: LandingTarget) => {
+    const account = await findAncestry(db, { kind: 'account', id: accountId });
+    if (!account) return false;
+    if (arrivalsFolderId != null && arrivalsSetBy != null) {
+      let setter = setters.get(arrivalsSetBy);
+      if (!setter) {
+        setter = loadRights(db, arrivalsSetBy);
+        setters.set(arrivalsSetBy, setter);
+      }
+      if (hasRight(await setter, 'account.manage', account)) return true;
+    }
+    owner ??= loadRights(db, edge.userId);
+    if (hasRight(await owner, 'account.manage', account)) return true;
+    if (edge.siteId == null) return false;
+    site ??= findAncestry(db, { kind: 'site', id: edge.siteId });
+    const at = await site;
+    return at?.resellerId != null && at.resellerId === account.resellerId;
+  };
+  return (target: LandingTarget) => {
+    const key = `${target.accountId}:${target.arrivalsFolderId ?? ''}:${target.arrivalsSetBy ?? ''}`;
+    let answer = answers.get(key);
+    if (!answer) {
+      answer = decide(target);
+      answers.set(key, answer);
+    }
+    return answer;
+  };
+};
+
+/** edgeLandingRule for one target: the account, and its arrivals folder (which must be the account's). */
+export const edgeMayLandIn = async (
+  db: DbOrTx,
+  edge: { userId: number; siteId: number | null },
+  target: LandingTarget,
+) => {
+  if (target.arrivalsFolderId != null) {
+    const [folder] = await repo.findFoldersByIds(db, [target.arrivalsFolderId]);
+    if (folder?.accountId !== target.accountId) return false;
+  }
+  return edgeLandingRule(db, edge)(target);
 };
 
 /**
@@ -200,7 +271,7 @@ const mayManageAccount = async (db: DbOrTx, actor: Actor, accountId: number) => 
  * account.manage of the folder's account or the management of the endpoint's edge server.
  */
 const checkAssign = async (db: DbOrTx, actor: Actor, { endpoint, folder }: AssignmentTarget) => {
-  if (!(await mayManageAccount(db, actor, folder.accountId))) throw forbidden();
+  if (!(await mayAssignArrivals(db, actor, folder.accountId))) throw forbidden();
   if (endpoint.accountId != null && endpoint.accountId !== folder.accountId)
     throw badRequest(ARRIVALS_ERRORS.endpointOfOtherAccount(endpoint.id));
   if (
@@ -212,7 +283,7 @@ const checkAssign = async (db: DbOrTx, actor: Actor, { endpoint, folder }: Assig
 
 const checkUnassign = async (db: DbOrTx, actor: Actor, { endpoint, folder }: AssignmentTarget) => {
   if (
-    !(await mayManageAccount(db, actor, folder.accountId)) &&
+    !(await mayAssignArrivals(db, actor, folder.accountId)) &&
     !(await mayManageEdgeServer(db, actor, { userId: endpoint.edgeUserId, siteId: endpoint.edgeSiteId }))
   )
     throw forbidden();
@@ -240,6 +311,7 @@ export const assign = async ({ ctx, actor, list }: Call<{ list: ArrivalsAssignme
       await repo.setEndpointFolder(tx, endpoint.id, {
         arrivalsFolderId: folder.id,
         accountId: folder.accountId,
+        arrivalsSetBy: actor.userId,
       });
   });
   await publishAssignments(ctx, targets);
@@ -252,7 +324,7 @@ export const unassign = async ({ ctx, actor, list }: Call<{ list: ArrivalsAssign
   for (const target of targets) await checkUnassign(ctx.db, actor, target);
   await ctx.db.transaction(async (tx) => {
     for (const { endpoint } of targets)
-      await repo.setEndpointFolder(tx, endpoint.id, { arrivalsFolderId: null });
+      await repo.setEndpointFolder(tx, endpoint.id, { arrivalsFolderId: null, arrivalsSetBy: null });
   });
   await publishAssignments(ctx, targets);
   return { ok: true as const };

@@ -35,7 +35,13 @@ export const timedCheck = async (
     return { name, label: DIAGNOSTIC_CHECK_LABELS[name], status: checkState(true, ms), ms, message };
   } catch (error) {
     const ms = Math.round((performance.now() - started) * 10) / 10;
-    const message = error instanceof Error ? error.message : String(error);
+    // An error in our words (a storage fault) keeps the system's words beside them for the administrator.
+    const message =
+      error instanceof Error
+        ? error.cause instanceof Error
+          ? `${error.message} (${error.cause.message})`
+          : error.message
+        : String(error);
     return { name, label: DIAGNOSTIC_CHECK_LABELS[name], status: 'error', ms, message };
   } finally {
     clearTimeout(timer);

@@ -4,6 +4,7 @@ import {
   EDGE_RULE_MESSAGES,
   ENDPOINT_TYPES,
   type EndpointStatus,
+  ERROR_CODES,
   findEndpointType,
   findServiceType,
   hasRight,
@@ -11,8 +12,9 @@ import {
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { findAncestry, managedSiteIds, mayManageEdgeServer, requireRight } from '../access/service.ts';
+import { mayAssignArrivals } from '../arrivals/service.ts';
 import { type Options, requireEdgeServer, requireEndpoint, requireService } from './access.ts';
 import { publishEdgeWrite } from './live.ts';
 import { checkedEndpointOptions } from './option-checks.ts';
@@ -141,17 +143,25 @@ type EndpointState = {
   accountId: number | null;
   siteId: number | null;
   arrivalsFolderId: number | null;
+  /** Who set the arrivals folder (issue 30; edgeLandingRule). */
+  arrivalsSetBy: number | null;
   workflowId: number | null;
   options: Record<string, string | number | boolean>;
 };
 
 const field = (name: string, message: string) => badRequest(message, { [name]: message });
 
+/** 404 for an account the actor may not see (account.use), as GET /api/accounts/{id} answers. */
+const requireVisibleAccount = async (db: DbOrTx, actor: Actor, accountId: number) => {
+  const ancestry = await findAncestry(db, { kind: 'account', id: accountId });
+  if (!ancestry || !hasRight(await actor.rights(), 'account.use', ancestry)) throw notFound('Account');
+};
+
 /**
  * The endpoint's fields after a create or save, checked: the type is one the service takes, the options
- * fit the type, the account may be used by the actor and sets the site, and the arrivals folder and
- * workflow are the account's. Fields the body leaves out keep their values; a new account clears the
- * folder and workflow of the old one.
+ * fit the type, the account is one the actor uses and sets the site, a new arrivals folder is chosen by one
+ * who may assign the account's arrivals (mayAssignArrivals), and the folder and workflow are the account's.
+ * Fields the body leaves out keep their values; a new account clears the folder and workflow of the old one.
  */
 const resolveEndpoint = async (
   ctx: AppContext,
@@ -175,7 +185,6 @@ const resolveEndpoint = async (
   const accountChanged = accountId !== (current?.accountId ?? null);
   let siteId = body.siteId !== undefined ? body.siteId : accountChanged ? null : (current?.siteId ?? null);
   if (accountId != null) {
-    if (accountChanged) await requireRight(ctx.db, actor, 'account.use', { kind: 'account', id: accountId });
     const account = await repo.findAccountRef(ctx.db, accountId);
     if (!account) throw notFound('Account');
     if (body.siteId != null && body.siteId !== account.siteId)
@@ -188,6 +197,20 @@ const resolveEndpoint = async (
   const keep = (given: number | null | undefined, old: number | null | undefined) =>
     given !== undefined ? given : accountChanged ? null : (old ?? null);
   const arrivalsFolderId = keep(body.arrivalsFolderId, current?.arrivalsFolderId);
+  // Choosing the account is its users' (spec2 §6: the folder then shows 'An account manager must set');
+  // choosing an arrivals folder is the assignment's right (the arrivals module's), and is recorded with who
+  // chose it: media lands through the endpoint only while they may (edgeLandingRule). Clearing needs nothing.
+  if (accountId != null && accountChanged) await requireVisibleAccount(ctx.db, actor, accountId);
+  const folderChanged = arrivalsFolderId != null && arrivalsFolderId !== (current?.arrivalsFolderId ?? null);
+  if (accountId != null && folderChanged && !(await mayAssignArrivals(ctx.db, actor, accountId))) {
+    const message = EDGE_RULE_MESSAGES.targetNeedsAccountManager;
+    throw new AppError(ERROR_CODES.forbidden, message, { fields: { arrivalsFolderId: message } });
+  }
+  const arrivalsSetBy = folderChanged
+    ? actor.userId
+    : arrivalsFolderId == null
+      ? null
+      : (current?.arrivalsSetBy ?? null);
   if (arrivalsFolderId != null) {
     const folder = await repo.findArrivalsFolderRef(ctx.db, arrivalsFolderId);
     if (!folder || folder.accountId !== accountId)
@@ -199,7 +222,7 @@ const resolveEndpoint = async (
     if (!workflow || workflow.accountId !== accountId)
       throw field('workflowId', EDGE_RULE_MESSAGES.workflowNotOfAccount);
   }
-  return { typeId, accountId, siteId, arrivalsFolderId, workflowId, options };
+  return { typeId, accountId, siteId, arrivalsFolderId, arrivalsSetBy, workflowId, options };
 };
 
 export const createEndpoint = async (

@@ -333,6 +333,7 @@ export const findEndpointRef = async (db: DbOrTx, id: number) => {
       accountId: endpoints.accountId,
       siteId: endpoints.siteId,
       arrivalsFolderId: endpoints.arrivalsFolderId,
+      arrivalsSetBy: endpoints.arrivalsSetBy,
       workflowId: endpoints.workflowId,
       options: endpoints.options,
       online: endpoints.online,
@@ -368,6 +369,7 @@ export const updateEndpoint = (
       | 'accountId'
       | 'siteId'
       | 'arrivalsFolderId'
+      | 'arrivalsSetBy'
       | 'workflowId'
       | 'options'
       | 'online'

@@ -87,6 +87,11 @@ export const endpoints = pgTable(
     siteId: integer().references(() => sites.id, { onDelete: 'set null' }),
     /** The arrivals folder assignment (spec2 §7): one folder per endpoint. */
     arrivalsFolderId: integer().references(() => arrivalsFolders.id, { onDelete: 'set null' }),
+    /**
+     * Who set the arrivals folder (issue 30): media lands through the endpoint while that person may still
+     * assign the account's arrivals, or the edge server's owner manages the account. Null before the rule.
+     */
+    arrivalsSetBy: integer().references(() => users.id, { onDelete: 'set null' }),
     workflowId: integer().references(() => workflows.id, { onDelete: 'set null' }),
     options: jsonb().$type<Record<string, string | number | boolean>>().notNull().default({}),
     online: boolean().notNull().default(false),

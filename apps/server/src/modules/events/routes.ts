@@ -15,6 +15,10 @@ import * as service from './service.ts';
 export const registerEventRoutes = (fastify: FastifyInstance, ctx: AppContext, _services: AppServices) => {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['live updates'];
+  // A stopping server answers its waiting long polls at once (empty), so that the pages poll again, on
+  // another instance or after the restart, and the stop does not wait out their 25 s.
+  const stopping = new AbortController();
+  app.addHook('preClose', async () => stopping.abort());
 
   app.post(
     '/events/create',
@@ -59,6 +63,8 @@ export const registerEventRoutes = (fastify: FastifyInstance, ctx: AppContext, _
       },
       // A long-poll is one request held open, not many; it must not use up the rate limit.
       config: { rateLimit: false },
+      // Its answer is a few changed ids, sent the moment they come: compressing would only add work.
+      compress: false,
     },
     async (request, reply) => {
       const aborted = new AbortController();
@@ -69,7 +75,7 @@ export const registerEventRoutes = (fastify: FastifyInstance, ctx: AppContext, _
           ctx,
           actor: requireActor(request),
           eventId: request.params.eventId,
-          aborted: aborted.signal,
+          aborted: AbortSignal.any([aborted.signal, stopping.signal]),
         }),
       );
     },

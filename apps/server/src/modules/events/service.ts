@@ -4,6 +4,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { randomToken } from '../../platform/crypto.ts';
 import { AppError, forbidden } from '../../platform/errors.ts';
 import { canReadChannel } from '../access/service.ts';
+import { liveEventCacheOf, subscriptionsChannel } from './event-cache.ts';
 import * as repo from './repo.ts';
 
 const IDLE_MS = EVENT_IDLE_MINUTES * 60_000;
@@ -18,9 +19,6 @@ const TOUCH_EVERY_MS = 60_000;
 /** Idle event ids and old changes are removed at most this often per instance, not on every page load. */
 const PRUNE_EVERY_MS = 60_000;
 const lastPruned = new WeakMap<AppContext['db'], number>();
-
-/** Internal channel announcing that an event id's subscriptions changed; no client may subscribe to it. */
-const subscriptionsChannel = (eventId: string) => `internal/events/${eventId}`;
 
 const expired = () => new AppError('expired', MSG_EVENT_EXPIRED, { status: 410 });
 
@@ -71,7 +69,7 @@ export const subscribe = async (options: {
   channels: string[];
 }) => {
   const { ctx, actor } = options;
-  await requireEvent(ctx, actor, options.eventId);
+  const event = await requireEvent(ctx, actor, options.eventId);
   const channels = [...new Set(options.channels)];
   for (const channel of channels) {
     if (!(await canReadChannel(ctx.db, actor, channel)))
@@ -82,7 +80,16 @@ export const subscribe = async (options: {
     await repo.touchEvent(tx, options.eventId);
   });
   // Wakes a long-poll of this event id that is already waiting, on whichever instance it waits.
-  await ctx.publish(subscriptionsChannel(options.eventId), []);
+  const announced = await ctx.publish(subscriptionsChannel(options.eventId), []);
+  // The page's next poll here reads nothing: the channels as they are after the announcement (a subscribe
+  // missing from them announces itself later, and the copy gives way to it).
+  liveEventCacheOf(ctx.live.recent).set(options.eventId, {
+    userId: event.userId,
+    cursor: Number(event.cursor),
+    lastSeenAt: new Date(),
+    channels: await repo.findSubscriptions(ctx.db, options.eventId),
+    knownUpTo: announced,
+  });
 };
 
 /**
@@ -134,11 +141,24 @@ export const longPoll = async (options: {
   aborted: AbortSignal;
 }) => {
   const { ctx, actor, eventId } = options;
+  const cache = liveEventCacheOf(ctx.live.recent);
+  // A poll again reads nothing (LiveEventCache). An event last used here within the idle limit less a touch
+  // interval cannot have expired: its time of use in the database is that or later.
+  const cached = cache.get(eventId, IDLE_MS - TOUCH_EVERY_MS);
   // Every change this instance has read was committed before the channels are read below.
-  let channelsKnownUpTo = ctx.live.recent.highestRead();
-  const event = await checkEvent(ctx, actor, eventId, await repo.findEventWithChannels(ctx.db, eventId));
+  let channelsKnownUpTo = cached?.knownUpTo ?? ctx.live.recent.highestRead();
+  const event = await checkEvent(
+    ctx,
+    actor,
+    eventId,
+    cached ?? (await repo.findEventWithChannels(ctx.db, eventId)),
+  );
+  if (!cached) cache.set(eventId, { ...event, cursor: Number(event.cursor), knownUpTo: channelsKnownUpTo });
   // Written with the cursors, not awaited; the cursor write of an answer with changes marks it too.
-  if (Date.now() - event.lastSeenAt.getTime() > TOUCH_EVERY_MS) ctx.live.cursors.touch(eventId);
+  if (Date.now() - event.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+    ctx.live.cursors.touch(eventId);
+    cache.touched(eventId);
+  }
   // Loaded now and reused when a change arrives, so delivery to many pollers needs no reads per poller.
   await actor.rights();
   const internal = subscriptionsChannel(eventId);
@@ -161,6 +181,7 @@ export const longPoll = async (options: {
       if (pending.subscriptionsChanged) {
         // Channels were added while this poll waited: look again from the same cursor with all of them.
         channelsKnownUpTo = ctx.live.recent.highestRead();
+        cache.delete(eventId);
         const reloaded = new Set([...(await repo.findSubscriptions(ctx.db, eventId)), internal]);
         const added = [...reloaded].some((channel) => !subscribed.has(channel));
         subscribed = reloaded;
@@ -168,6 +189,7 @@ export const longPoll = async (options: {
       }
       if (pending.updates.length > 0) {
         await ctx.live.cursors.advance(eventId, pending.highest);
+        cache.advanced(eventId, pending.highest);
         return pending.updates;
       }
       cursor = pending.highest;
@@ -201,6 +223,10 @@ const wait = (ms: number, aborted: AbortSignal, register?: (wake: () => void) =>
   });
 
 export const deleteEvent = async (options: { ctx: AppContext; actor: Actor; eventId: string }) => {
-  await requireEvent(options.ctx, options.actor, options.eventId);
-  await repo.deleteEvent(options.ctx.db, options.eventId);
+  const { ctx, eventId } = options;
+  await requireEvent(ctx, options.actor, eventId);
+  await repo.deleteEvent(ctx.db, eventId);
+  liveEventCacheOf(ctx.live.recent).delete(eventId);
+  // Other instances forget their copy of it (LiveEventCache), so that a poll there answers 410 too.
+  await ctx.publish(subscriptionsChannel(eventId), []);
 };

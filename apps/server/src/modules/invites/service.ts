@@ -4,7 +4,6 @@ import {
   MSG_INVITE_ACCEPTED,
   MSG_INVITE_INVALID,
   MSG_USER_ALREADY_LINKED,
-  MSG_USERNAME_TAKEN,
   usernameFromEmail,
 } from '@media/contract';
 import { sql } from 'drizzle-orm';
@@ -17,6 +16,7 @@ import { upsertAccess } from '../access/repo.ts';
 import { checkGrantableRole, requireAccountManagement } from '../access/service.ts';
 import { accounts } from '../organisation/tables.ts';
 import { enforceRules } from '../passwords/service.ts';
+import { requireFreeIdentifiers } from '../users/service.ts';
 import { users } from '../users/tables.ts';
 import * as repo from './repo.ts';
 
@@ -171,17 +171,15 @@ export const acceptInvitation = async (options: {
   let username = '';
   if (!existing && registration) {
     username = registration.username || invitation.username || usernameFromEmail(invitation.email);
-    const [taken] = await ctx.db
-      .select({ id: users.id })
-      .from(users)
-      .where(sql`lower(${users.username}) = ${username.toLowerCase()}`);
-    if (taken) throw conflict(MSG_USERNAME_TAKEN, { username: MSG_USERNAME_TAKEN });
+    // Checked before the slow hashing, and again below while no one else can take them.
+    await ctx.db.transaction((tx) => requireFreeIdentifiers(tx, { username, email: invitation.email }));
     await enforceRules(ctx.db, registration.newPassword, username);
     passwordHash = await hashPassword(registration.newPassword);
   }
   const userId = await ctx.db.transaction(async (tx) => {
     let id = existing?.id;
     if (id === undefined) {
+      await requireFreeIdentifiers(tx, { username, email: invitation.email });
       const [created] = await tx
         .insert(users)
         .values({

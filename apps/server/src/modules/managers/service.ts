@@ -3,6 +3,8 @@ import {
   type ManagerType,
   MSG_ALREADY_MANAGER,
   MSG_LAST_ADMIN,
+  MSG_MANAGER_NOT_BELOW,
+  mayChangeManagerStanding,
   type Right,
   ROLE_ACCOUNT_MANAGER,
   ROLE_EDITOR,
@@ -10,7 +12,7 @@ import {
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import type { EntityRef } from '../../platform/permissions.ts';
 import { upsertAccess } from '../access/repo.ts';
 import { checkGrantableRole, requireRight, requireUserManagement } from '../access/service.ts';
@@ -31,6 +33,21 @@ const guard = async (ctx: AppContext, actor: Actor, type: ManagerType, scopeId: 
     throw badRequest('scopeId is required', { scopeId: 'Required' });
   const { right, entity } = GUARD[type];
   return requireRight(ctx.db, actor, right, entity(scopeId ?? 0));
+};
+
+/**
+ * Giving or taking a manager standing: the scope's right (as for the list), then the standing's own right
+ * (MANAGER_STANDING_RIGHT): an account's managers list their peers but do not demote them (issue 30).
+ */
+const guardStanding = async (
+  ctx: AppContext,
+  actor: Actor,
+  type: ManagerType,
+  scopeId: number | undefined,
+) => {
+  const ancestry = await guard(ctx, actor, type, scopeId);
+  if (!mayChangeManagerStanding(await actor.rights(), type, ancestry)) throw forbidden(MSG_MANAGER_NOT_BELOW);
+  return ancestry;
 };
 
 export const listManagers = async (options: {
@@ -68,7 +85,7 @@ export const addManager = async (options: {
   roleId?: number;
 }) => {
   const { ctx, actor, type, userId, scopeId } = options;
-  const ancestry = await guard(ctx, actor, type, scopeId);
+  const ancestry = await guardStanding(ctx, actor, type, scopeId);
   if (type === 'account') {
     const accountId = scopeId as number;
     const roleId = options.roleId ?? (await roleByName(ctx, ROLE_ACCOUNT_MANAGER)).id;
@@ -100,7 +117,10 @@ export const addManager = async (options: {
   return { ok: true as const };
 };
 
-/** Taking a manager right away acts on the actor's own scope, so it needs that scope's right only. */
+/**
+ * Taking a manager right away acts on the actor's own scope, so it needs no management of the person's
+ * other places; it needs the right that gives the standing (never a peer's: MANAGER_STANDING_RIGHT).
+ */
 export const removeManager = async (options: {
   ctx: AppContext;
   actor: Actor;
@@ -109,7 +129,7 @@ export const removeManager = async (options: {
   scopeId?: number;
 }) => {
   const { ctx, actor, type, userId, scopeId } = options;
-  await guard(ctx, actor, type, scopeId);
+  await guardStanding(ctx, actor, type, scopeId);
   if (type === 'account') {
     const accountId = scopeId as number;
     const current = await repo.findAccountAccess(ctx.db, accountId, userId);

@@ -163,10 +163,22 @@ export const requireNodeAt = async (db: DbOrTx, actor: Actor, apiPath: string) =
   return { access, ...checkVisible(access, node) };
 };
 
+/** Whether a folder above (or at) the inner path hides it from the caller's role: such a node is not found. */
+const isHiddenAt = (access: TreeAccess, innerPath: string) =>
+  folderAccessOf(access.roleId, chainOf(access, innerPath)) === 'none';
+
 export const checkVisible = <T extends { path: string }>(access: TreeAccess, node: T | undefined) => {
   if (!node) throw notFound('Node');
+  if (isHiddenAt(access, node.path)) throw notFound('Node');
   const rights = rightsAt(access, node.path);
-  if (folderAccessOf(access.roleId, chainOf(access, node.path)) === 'none') throw notFound('Node');
   if (!rights.canView) throw forbidden();
   return { node, rights };
 };
+
+/**
+ * Whether the caller sees a thing (a media, a thumbnail) that the nodes at these inner paths show, by the
+ * tree's rule: hidden when folders hide every node of them from the caller's role. A thing no node shows
+ * lies in no folder, so none hides it.
+ */
+export const seesShownAt = (access: TreeAccess, innerPaths: readonly string[]) =>
+  innerPaths.length === 0 || innerPaths.some((path) => !isHiddenAt(access, path));

@@ -13,12 +13,12 @@ import { and, eq, inArray } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
-import type { DbOrTx } from '../../platform/db/client.ts';
 import { translateUniqueViolation } from '../../platform/db/errors.ts';
 import { AppError, badRequest, conflict, forbidden } from '../../platform/errors.ts';
 import { storeStream } from '../../platform/storage.ts';
-import { hiddenPaths, requireNodeAt } from './access.ts';
+import { hiddenPaths, notHidden, requireNodeAt, type TreeAccess } from './access.ts';
 import { clipRenderQueue } from './clip-render.ts';
+import { visibleMediaIds } from './media.ts';
 import { presentNode } from './presenter.ts';
 import * as repo from './repo.ts';
 import { media, nodes, thumbs } from './tables.ts';
@@ -55,24 +55,34 @@ const readThumb = async (data: string) => {
   }
 };
 
-/** Every piece of the edl is media of the account (400 otherwise). */
-export const requireAccountMedia = async (db: DbOrTx, accountId: number, edl: Edl) => {
+/**
+ * Every piece of the edl is media of the account that the caller sees (400 otherwise): a media only hidden
+ * folders show is refused like one of another account, so a clip does not make it playable.
+ */
+export const requireAccountMedia = async (ctx: AppContext, access: TreeAccess, edl: Edl) => {
   const ids = [...new Set(edl.events.map((event) => event.mediaId))];
-  const found = await db
-    .select({ id: media.id })
-    .from(media)
-    .where(and(eq(media.accountId, accountId), inArray(media.id, ids)));
-  if (found.length !== ids.length) throw badRequest(EDL_FOREIGN_MEDIA, { edl: EDL_FOREIGN_MEDIA });
+  const [found, visible] = await Promise.all([
+    ctx.db
+      .select({ id: media.id })
+      .from(media)
+      .where(and(eq(media.accountId, access.account.id), inArray(media.id, ids))),
+    visibleMediaIds(ctx, access, ids),
+  ]);
+  if (found.length !== ids.length || found.some((row) => !visible.has(row.id)))
+    throw badRequest(EDL_FOREIGN_MEDIA, { edl: EDL_FOREIGN_MEDIA });
 };
 
 export const edlDuration = (edl: Edl) =>
   edl.events.reduce((total, event) => total + (event.outFrame - event.inFrame) / edl.fps, 0);
 
 /** What a clip or a sequence gathers from the nodes of its pieces of media (spec3 §9 accumulate keys). */
-const sourcesMetadata = async (ctx: AppContext, accountId: number, edl: Edl) => {
-  const byMedia = await repo.findMetadataOfMedia(ctx.db, accountId, [
-    ...new Set(edl.events.map((event) => event.mediaId)),
-  ]);
+const sourcesMetadata = async (ctx: AppContext, access: TreeAccess, edl: Edl) => {
+  const byMedia = await repo.findMetadataOfMedia(
+    ctx.db,
+    access.account.id,
+    [...new Set(edl.events.map((event) => event.mediaId))],
+    notHidden(access),
+  );
   return accumulatedMetadata(edl.events.map((event) => byMedia.get(event.mediaId) ?? {}));
 };
 
@@ -97,9 +107,9 @@ export const createNode = async ({ ctx, actor, create }: Call<{ create: NodeCrea
   const edl = create.type === 'folder' ? undefined : create.edl;
   if (create.type !== 'folder') {
     if (!edl) throw badRequest(EDL_REQUIRED, { edl: EDL_REQUIRED });
-    await requireAccountMedia(ctx.db, accountId, edl);
+    await requireAccountMedia(ctx, access, edl);
   }
-  const metadata = edl ? await sourcesMetadata(ctx, accountId, edl) : {};
+  const metadata = edl ? await sourcesMetadata(ctx, access, edl) : {};
   const image = create.thumb ? await readThumb(create.thumb.data) : undefined;
   const stored = image
     ? await storeStream({

@@ -16,7 +16,7 @@ import { users } from '../users/tables.ts';
 import { hiddenPaths, requireNodeAt } from './access.ts';
 import { clipRenderQueue, requestClipRender } from './clip-render.ts';
 import { edlDuration, requireAccountMedia } from './creation.ts';
-import { mediaFile, requireMedia } from './media.ts';
+import { mediaFile, requireMedia, visibleMediaIds } from './media.ts';
 import { presentNode } from './presenter.ts';
 import * as repo from './repo.ts';
 import { edlVersions, media, nodes } from './tables.ts';
@@ -45,11 +45,14 @@ export const edlSources = async ({
   id,
   accountId,
 }: Call<{ id: number; accountId?: number }>): Promise<EdlSource[]> => {
-  const { edl, row } = await requireEdl(ctx, actor, id, accountId);
+  const { edl, row, access } = await requireEdl(ctx, actor, id, accountId);
   const ids = [...new Set(edl.events.map((event) => event.mediaId))];
-  const found = new Map(
-    (await repo.findMediaFiles(ctx.db, row.accountId, ids)).map((file) => [file.id, file]),
-  );
+  // A piece only hidden folders show is left out, as one no longer there is.
+  const [files, visible] = await Promise.all([
+    repo.findMediaFiles(ctx.db, row.accountId, ids),
+    visibleMediaIds(ctx, access, ids),
+  ]);
+  const found = new Map(files.filter((file) => visible.has(file.id)).map((file) => [file.id, file]));
   return ids.flatMap((mediaId) => {
     const file = found.get(mediaId);
     return file
@@ -118,7 +121,7 @@ export const saveEdlData = async ({
   if (accountId !== undefined && accountId !== row.accountId) throw notFound('Edl');
   if (!rights.canEdit) throw forbidden();
   const { id: _sentId, ...saved } = edl;
-  await requireAccountMedia(ctx.db, row.accountId, saved);
+  await requireAccountMedia(ctx, access, saved);
   await ctx.db.transaction(async (tx) => {
     await tx
       .insert(edlVersions)

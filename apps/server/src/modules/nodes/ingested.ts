@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { freeName, joinPath, NODE_NAME_MAX, pathSegments } from '@media/contract';
+import { cleanName, freeName, joinPath, NODE_NAME_MAX, pathSegments } from '@media/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { type FileStore, readStored, storeStream } from '../../platform/storage.ts';
@@ -44,9 +44,9 @@ export type IngestedMedia = {
   contentHash?: string | null;
 };
 
-/** A node name from free text: no slash, trimmed, within the length limit. */
+/** A node name from free text: cleaned (cleanName), no slash, trimmed, within the length limit. */
 export const nodeName = (text: string, fallback: string) =>
-  text.replace(/\//g, '-').trim().slice(0, NODE_NAME_MAX).trim() || fallback;
+  cleanName(text).replace(/\//g, '-').trim().slice(0, NODE_NAME_MAX).trim() || fallback;
 
 /** The two folder names under the account's root where an arrivals folder's files land: target, then folder. */
 const arrivalsFolderNames = (targetFolder: string | null | undefined, folderName: string | null) => [

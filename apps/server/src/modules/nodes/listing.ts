@@ -24,6 +24,7 @@ import {
   type TreeAccess,
   treeAccess,
 } from './access.ts';
+import { visibleMediaIds } from './media.ts';
 import { presentNode } from './presenter.ts';
 import * as repo from './repo.ts';
 import { nodes } from './tables.ts';
@@ -161,8 +162,13 @@ export const nodeDetails = async ({ ctx, actor, id }: Call<{ id: string }>): Pro
   const mediaRow = node.mediaId ? await repo.findMedia(ctx.db, node.mediaId) : undefined;
   const edl = mediaRow?.edl ? { ...mediaRow.edl, id: mediaRow.id } : null;
   const sourceIds = [...new Set(edl?.events.map((event) => event.mediaId) ?? [])];
+  // A piece only hidden folders show keeps its place in the edl, but not its name.
+  const [named, visible] = await Promise.all([
+    repo.findMediaNames(ctx.db, ref.accountId, sourceIds),
+    visibleMediaIds(ctx, access, sourceIds),
+  ]);
   const names = new Map(
-    (await repo.findMediaNames(ctx.db, ref.accountId, sourceIds)).map((entry) => [entry.id, entry.name]),
+    named.filter((entry) => visible.has(entry.id)).map((entry) => [entry.id, entry.name]),
   );
   return {
     ...presentNode(node, access, rights),

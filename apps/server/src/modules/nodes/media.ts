@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../platform/errors.ts';
 import { storedContent } from '../../platform/http/stored-content.ts';
 import { isSafeKey } from '../../platform/storage/index.ts';
 import { readStored } from '../../platform/storage.ts';
-import { treeAccess } from './access.ts';
+import { hiddenPaths, seesShownAt, type TreeAccess, treeAccess } from './access.ts';
 import * as repo from './repo.ts';
 
 type Call<T = object> = { ctx: AppContext; actor: Actor } & T;
@@ -22,10 +22,27 @@ const viewerAccess = async (ctx: AppContext, actor: Actor, accountId: number, th
   throw notFound(thing);
 };
 
+/**
+ * A media the caller sees: a viewer of its account, unless folders hide from the caller's role every node
+ * that shows it (the tree's rule; such a media is not found, like one that does not exist). Its nodes are
+ * read while the access is, through the media index, so a player's byte-range requests wait no longer.
+ */
 export const requireMedia = async (ctx: AppContext, actor: Actor, id: number) => {
   const row = await repo.findMedia(ctx.db, id);
   if (!row) throw notFound('Media');
-  return { row, access: await viewerAccess(ctx, actor, row.accountId, 'Media') };
+  const [access, paths] = await Promise.all([
+    viewerAccess(ctx, actor, row.accountId, 'Media'),
+    repo.findPathsOfMedia(ctx.db, row.accountId, [id]),
+  ]);
+  if (!seesShownAt(access, paths.get(id) ?? [])) throw notFound('Media');
+  return { row, access };
+};
+
+/** Of these media of the account, those the caller sees (by the tree's rule, as requireMedia). */
+export const visibleMediaIds = async (ctx: AppContext, access: TreeAccess, ids: readonly number[]) => {
+  if (hiddenPaths(access).length === 0) return new Set(ids);
+  const paths = await repo.findPathsOfMedia(ctx.db, access.account.id, ids);
+  return new Set(ids.filter((id) => seesShownAt(access, paths.get(id) ?? [])));
 };
 
 /** GET /api/media/{id}: what the player needs (spec3 §3 Player media info). */
@@ -113,7 +130,12 @@ export const thumbImage = async ({
 }: Call<{ id: number; ifNoneMatch?: string }>) => {
   const thumb = await repo.findThumb(ctx.db, id);
   if (!thumb) throw notFound('Thumbnail');
-  await viewerAccess(ctx, actor, thumb.accountId, 'Thumbnail');
+  // Hidden, as a media is, when folders hide every node that shows it (its nodes read along with the access).
+  const [access, paths] = await Promise.all([
+    viewerAccess(ctx, actor, thumb.accountId, 'Thumbnail'),
+    repo.findPathsOfThumb(ctx.db, thumb.accountId, id),
+  ]);
+  if (!seesShownAt(access, paths)) throw notFound('Thumbnail');
   const etag = `"${createHash('sha256').update(`${thumb.id}|${thumb.storagePath}`).digest('base64url').slice(0, 27)}"`;
   if (ifNoneMatch === etag) return { etag, image: null };
   const image = await readStored(ctx.storage, thumb.storagePath);

@@ -115,6 +115,37 @@ export const findMediaNames = (db: DbOrTx, accountId: number, ids: number[]) =>
         .where(and(eq(media.accountId, accountId), inArray(media.id, ids)))
     : Promise.resolve([]);
 
+/**
+ * The inner paths of the nodes of an account that show each of these media (through the media index): a
+ * media is hidden from a role when folders hide every one of them.
+ */
+export const findPathsOfMedia = async (db: DbOrTx, accountId: number, mediaIds: readonly number[]) => {
+  const byMedia = new Map<number, string[]>(mediaIds.map((id) => [id, []]));
+  if (mediaIds.length === 0) return byMedia;
+  const rows = await db
+    .select({ mediaId: nodes.mediaId, path: nodes.path })
+    .from(nodes)
+    .where(
+      and(
+        mediaIds.length === 1
+          ? eq(nodes.mediaId, mediaIds[0] as number)
+          : inArray(nodes.mediaId, [...mediaIds]),
+        eq(nodes.accountId, accountId),
+      ),
+    );
+  for (const row of rows) byMedia.get(row.mediaId as number)?.push(row.path);
+  return byMedia;
+};
+
+/** The inner paths of the nodes of an account that show a thumbnail (through the thumbnail index). */
+export const findPathsOfThumb = async (db: DbOrTx, accountId: number, thumbId: number) =>
+  (
+    await db
+      .select({ path: nodes.path })
+      .from(nodes)
+      .where(and(eq(nodes.thumbId, thumbId), eq(nodes.accountId, accountId)))
+  ).map((row) => row.path);
+
 export const findThumb = async (db: DbOrTx, id: number) => {
   const [row] = await db.select().from(thumbs).where(eq(thumbs.id, id));
   return row;
@@ -128,12 +159,18 @@ export const childNames = async (db: DbOrTx, parentId: number) =>
     ),
   );
 
-/** The metadata of the nodes that show these media, one node per media (the oldest), for accumulation. */
-export const findMetadataOfMedia = async (db: DbOrTx, accountId: number, mediaIds: number[]) => {
+/** The metadata of the nodes that show these media, one node per media (the oldest shown), for accumulation. */
+export const findMetadataOfMedia = async (
+  db: DbOrTx,
+  accountId: number,
+  mediaIds: number[],
+  /** Which nodes may be read (those the caller sees). */
+  shown?: SQL,
+) => {
   const rows = await db
     .selectDistinctOn([nodes.mediaId], { mediaId: nodes.mediaId, metadata: nodes.metadata })
     .from(nodes)
-    .where(and(eq(nodes.accountId, accountId), inArray(nodes.mediaId, mediaIds)))
+    .where(and(eq(nodes.accountId, accountId), inArray(nodes.mediaId, mediaIds), shown))
     .orderBy(nodes.mediaId, asc(nodes.id));
   return new Map(rows.map((row) => [row.mediaId as number, row.metadata]));
 };

@@ -158,6 +158,8 @@ export const nodes = pgTable(
     index('nodes_account_time_idx').on(t.accountId, t.createdAt, t.id),
     index('nodes_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
     index('nodes_media_idx').on(t.mediaId),
+    // A thumbnail is served to those who see a node that shows it: its nodes are found at once.
+    index('nodes_thumb_idx').on(t.thumbId),
     // Every tree request reads the account's folders that have permission entries: few rows, found at once.
     index('nodes_with_permissions_idx').on(t.accountId).where(sql`${t.permissions} <> '[]'::jsonb`),
     // Counting a large folder's children of some types reads the index alone.

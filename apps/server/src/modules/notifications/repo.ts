@@ -1,6 +1,6 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { accountAccess } from '../access/tables.ts';
+import { accountAccess, managerGrants } from '../access/tables.ts';
 import { users } from '../users/tables.ts';
 import { notificationSettings, userNotifications } from './tables.ts';
 
@@ -85,3 +85,28 @@ export const findAccountUserIds = async (db: DbOrTx, accountId: number) =>
       .from(accountAccess)
       .where(eq(accountAccess.accountId, accountId))
   ).map((r) => r.userId);
+
+/** The administrators (manager grant of scope admin). */
+export const findAdministratorIds = async (db: DbOrTx) =>
+  (
+    await db
+      .selectDistinct({ userId: managerGrants.userId })
+      .from(managerGrants)
+      .where(eq(managerGrants.scope, 'admin'))
+  ).map((row) => row.userId);
+
+/** Whether the user has a notification of this message not yet acknowledged. */
+export const hasOpenNotification = async (db: DbOrTx, userId: number, message: string) => {
+  const [row] = await db
+    .select({ id: userNotifications.id })
+    .from(userNotifications)
+    .where(
+      and(
+        eq(userNotifications.userId, userId),
+        eq(userNotifications.status, 'new'),
+        eq(userNotifications.message, message),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+};

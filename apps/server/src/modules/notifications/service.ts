@@ -89,6 +89,19 @@ export const notifyUser = async (
   await ctx.publish(CHANNELS.userNotifications(userId), [row.id]);
 };
 
+/**
+ * Alerts every administrator of something about the whole installation (a full or unwritable media storage),
+ * as a problem notification; one who still has the same one open is not told again.
+ */
+export const notifyAdministrators = async (
+  ctx: AppContext,
+  notification: { type: NotificationType; message: string; link?: string },
+) => {
+  for (const userId of await repo.findAdministratorIds(ctx.db))
+    if (!(await repo.hasOpenNotification(ctx.db, userId, notification.message)))
+      await notifyUser(ctx, userId, notification);
+};
+
 /** Notifies every user with access to an account. */
 export const notifyAccountUsers = async (
   ctx: AppContext,

@@ -10,7 +10,7 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
-import { findAncestry, requireRight, visibleSiteIds } from '../access/service.ts';
+import { findAncestry, requireReferenceRight, requireRight, visibleSiteIds } from '../access/service.ts';
 import * as repo from './repo.ts';
 import { resellers, siteGroups, sites } from './tables.ts';
 
@@ -117,7 +117,10 @@ export const createSiteGroup = async (options: {
   resellerId: number;
 }) => {
   const { db, publish } = options.ctx;
-  await requireRight(db, options.actor, 'reseller.manage', { kind: 'reseller', id: options.resellerId });
+  await requireReferenceRight(db, options.actor, 'reseller.manage', {
+    kind: 'reseller',
+    id: options.resellerId,
+  });
   await ensureFreeName(db, siteGroups, 'site group', options.name);
   const id = await repo.insertSiteGroup(db, { name: options.name, resellerId: options.resellerId });
   await publish(CHANNELS.siteGroups, [id]);
@@ -133,7 +136,7 @@ export const updateSiteGroup = async (options: {
   const { db, publish } = options.ctx;
   await requireRight(db, options.actor, 'siteGroup.manage', { kind: 'siteGroup', id: options.id });
   if (options.change.resellerId !== undefined)
-    await requireRight(db, options.actor, 'reseller.manage', {
+    await requireReferenceRight(db, options.actor, 'reseller.manage', {
       kind: 'reseller',
       id: options.change.resellerId,
     });
@@ -152,7 +155,10 @@ export const createSite = async (options: {
   siteGroupId: number;
 }) => {
   const { db, publish } = options.ctx;
-  await requireRight(db, options.actor, 'siteGroup.manage', { kind: 'siteGroup', id: options.siteGroupId });
+  await requireReferenceRight(db, options.actor, 'siteGroup.manage', {
+    kind: 'siteGroup',
+    id: options.siteGroupId,
+  });
   await ensureFreeName(db, sites, 'site', options.name);
   const id = await repo.insertSite(db, { name: options.name, siteGroupId: options.siteGroupId });
   await publish(CHANNELS.sites, [id]);
@@ -168,7 +174,7 @@ export const updateSite = async (options: {
   const { db, publish } = options.ctx;
   await requireRight(db, options.actor, 'site.manage', { kind: 'site', id: options.id });
   if (options.change.siteGroupId !== undefined)
-    await requireRight(db, options.actor, 'siteGroup.manage', {
+    await requireReferenceRight(db, options.actor, 'siteGroup.manage', {
       kind: 'siteGroup',
       id: options.change.siteGroupId,
     });

@@ -63,7 +63,7 @@ export const findUserForPassword = async (db: DbOrTx, userId: number) => {
 export const findUserByLogin = async (db: DbOrTx, login: string) => {
   const name = login.trim().toLowerCase();
   if (name === '') return undefined;
-  const [row] = await db
+  const found = await db
     .select({
       id: users.id,
       username: users.username,
@@ -78,9 +78,10 @@ export const findUserByLogin = async (db: DbOrTx, login: string) => {
         and(ne(users.email, ''), eq(sql`lower(${users.email})`, name)),
       ),
     )
-    .orderBy(sql`lower(${users.username}) = ${name} desc`)
-    .limit(1);
-  return row;
+    .limit(2);
+  // An identifier of two users (one's user name, another's email: made before they were kept apart)
+  // names nobody: a sign-in or a password reset by it must reach neither.
+  return found.length === 1 ? found[0] : undefined;
 };
 
 export const updatePasswordHash = (db: DbOrTx, userId: number, passwordHash: string, verifyEmail: boolean) =>

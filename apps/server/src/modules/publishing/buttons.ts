@@ -5,9 +5,11 @@ import {
   type PublishLocationRef,
   type RoleRestriction,
 } from '@media/contract';
+import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
 import { roleInAccount } from '../access/service.ts';
+import { refusedDestination } from './destinations/targets.ts';
 import { toButton } from './presenter.ts';
 import * as repo from './repo.ts';
 import {
@@ -67,9 +69,12 @@ const checkLocations = async (db: DbOrTx, siteId: number, body: PublishButtonBod
 };
 
 /** Every check of a whole button; answers the values to store. */
-const checkedValues = async (db: DbOrTx, scope: PublishScope, body: PublishButtonBody) => {
+const checkedValues = async (ctx: AppContext, scope: PublishScope, body: PublishButtonBody) => {
+  const { db } = ctx;
   const problems = buttonProblems(body);
   if (problems.length) throw new AppError(BAD_NETWORK, problems.join('; '), { status: 400 });
+  const refused = await refusedDestination(ctx.config, body);
+  if (refused) throw badRequest(refused.message, { [refused.field]: refused.message });
   await checkIcon(db, scope, body.iconId);
   await checkLocations(db, scope.siteId, body);
   return {
@@ -115,7 +120,7 @@ export const createButton = async ({
   body,
 }: Call<{ kind: PublishContextKind; id: number; body: PublishButtonBody }>) => {
   const scope = await manageScope(ctx.db, actor, kind, id);
-  const values = await checkedValues(ctx.db, scope, body);
+  const values = await checkedValues(ctx, scope, body);
   const buttonId = await repo.insertButton(ctx.db, {
     ...values,
     accountId: kind === 'accounts' ? id : null,
@@ -151,7 +156,7 @@ export const updateButton = async ({
   const { scope } = await requireButton(ctx.db, actor, id);
   if ('id' in change && change.id !== undefined && change.id !== id)
     throw badRequest(MSG_ID_MISMATCH, { id: MSG_ID_MISMATCH });
-  if ('phases' in change) await repo.updateButton(ctx.db, id, await checkedValues(ctx.db, scope, change));
+  if ('phases' in change) await repo.updateButton(ctx.db, id, await checkedValues(ctx, scope, change));
   else if ('name' in change) await repo.updateButton(ctx.db, id, { name: change.name });
   else await repo.updateButton(ctx.db, id, { enabled: change.enabled });
   await publishButtonsChanged(ctx, scope.kind, scope.id, [id]);

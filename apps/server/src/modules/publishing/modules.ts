@@ -1,5 +1,6 @@
 import net from 'node:net';
 import {
+  FTP_TEST_PROBLEMS,
   ftpAddress,
   PUBLISH_HELP_MESSAGES,
   PUBLISH_MODULES,
@@ -9,7 +10,9 @@ import {
   type ServerFormAction,
   withIconChoices,
 } from '@media/contract';
+import type { AppContext } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
+import { outboundGuard, outboundRefusalIn } from '../../platform/outbound.ts';
 import { listIcons } from './icons.ts';
 import { type Call, manageScope, readScope } from './scope.ts';
 import { consentUrl } from './youtube.ts';
@@ -50,28 +53,42 @@ const connectYoutube: ActionHandler = (_options, { ctx, actor, kind, id }) => {
   return { action: 'open-url', url: consentUrl(ctx, ctx.config.google, id, actor.userId) };
 };
 
-/** A TCP connection to the server within 3 s; nothing is sent. */
-const tcpProbe = (host: string, port: number) =>
-  new Promise<string | null>((resolve) => {
-    const socket = net.connect({ host, port });
-    const done = (problem: string | null) => {
-      socket.destroy();
-      resolve(problem);
-    };
-    socket.setTimeout(FTP_TEST_TIMEOUT_MS, () => done('no answer within 3 seconds'));
-    socket.once('connect', () => done(null));
-    socket.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
-  });
+/** What a failed connection test says: a few words of ours, never a code that maps the network. */
+const problemOf = (error: NodeJS.ErrnoException): string => {
+  if (outboundRefusalIn(error)) return FTP_TEST_PROBLEMS.refused;
+  if (error.code === 'ECONNREFUSED') return FTP_TEST_PROBLEMS.connectionRefused;
+  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return FTP_TEST_PROBLEMS.notFound;
+  return FTP_TEST_PROBLEMS.unreachable;
+};
+
+/** A TCP connection within 3 s to the address the outbound guard checked; nothing is sent. */
+const tcpProbe = (ctx: AppContext, host: string, port: number) =>
+  outboundGuard(ctx.config, 'publishing')
+    .resolve(host, port)
+    .then(
+      (target) =>
+        new Promise<string | null>((resolve) => {
+          const socket = net.connect({ host: target.address, port });
+          const done = (problem: string | null) => {
+            socket.destroy();
+            resolve(problem);
+          };
+          socket.setTimeout(FTP_TEST_TIMEOUT_MS, () => done(FTP_TEST_PROBLEMS.timedOut));
+          socket.once('connect', () => done(null));
+          socket.on('error', (error: NodeJS.ErrnoException) => done(problemOf(error)));
+        }),
+      (error: NodeJS.ErrnoException) => problemOf(error),
+    );
 
 /** ftp `test`: can the cloud reach the FTP server (port 990 for implicit FTPS when the host names none)? */
-const testFtp: ActionHandler = async (options) => {
+const testFtp: ActionHandler = async (options, { ctx }) => {
   const host = text(options.host);
   if (!host) return { action: 'display-message', type: 'danger', message: MSG_FTP_NO_HOST };
   const address = ftpAddress(host, options.encryption);
   if (!address)
     return { action: 'display-message', type: 'danger', message: msgFtpFailed(host, 'bad address') };
   const shown = `${address.host}:${address.port}`;
-  const problem = await tcpProbe(address.host, address.port);
+  const problem = await tcpProbe(ctx, address.host, address.port);
   return problem
     ? { action: 'display-message', type: 'danger', message: msgFtpFailed(shown, problem) }
     : { action: 'display-message', type: 'info', message: msgFtpConnected(shown) };

@@ -1,7 +1,7 @@
 import { CHANNELS, type Publish } from '@media/contract';
-import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, or } from 'drizzle-orm';
 import { AppError, forbidden, notFound } from '../../platform/errors.ts';
-import { checkVisible, treeAccess } from '../nodes/access.ts';
+import { checkVisible, notHidden, seesShownAt, treeAccess } from '../nodes/access.ts';
 import { nodes } from '../nodes/tables.ts';
 import { roleAllowed } from './buttons.ts';
 import * as buttonsRepo from './repo.ts';
@@ -43,23 +43,53 @@ export const listButtonPublishes = async ({
   if (!button) throw notFound('Publishing button');
   const owner = ownerScope(button);
   await readScope(ctx.db, actor, owner.kind, owner.id).catch(hidden('Publishing button'));
-  const where = and(eq(publishes.buttonId, id), isNull(publishes.deletedAt));
+  // An account's items of nodes that folders hide from the caller's role are left out, as the nodes are.
+  const hiddenOut =
+    button.accountId !== null
+      ? notHidden(
+          await treeAccess(ctx.db, actor, { id: button.accountId }).catch(hidden('Publishing button')),
+        )
+      : undefined;
+  const where = and(
+    eq(publishes.buttonId, id),
+    isNull(publishes.deletedAt),
+    hiddenOut && or(isNull(nodes.id), hiddenOut),
+  );
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(publishes).where(where).orderBy(desc(publishes.id)).limit(limit).offset(offset),
-    ctx.db.select({ n: count() }).from(publishes).where(where),
+    ctx.db
+      .select({ publish: publishes })
+      .from(publishes)
+      .leftJoin(nodes, eq(nodes.id, publishes.nodeId))
+      .where(where)
+      .orderBy(desc(publishes.id))
+      .limit(limit)
+      .offset(offset),
+    ctx.db
+      .select({ n: count() })
+      .from(publishes)
+      .leftJoin(nodes, eq(nodes.id, publishes.nodeId))
+      .where(where),
   ]);
   // An account's button's items change on the account's channel; a site's button's on the site's buttons.
   const channel =
     button.accountId !== null
       ? CHANNELS.publishes(button.accountId)
       : CHANNELS.publishButtons('sites', button.siteId as number);
-  return { rows: rows.map(presentPublish), total: total?.n ?? 0, channel };
+  return { rows: rows.map((row) => presentPublish(row.publish)), total: total?.n ?? 0, channel };
 };
 
 export const requirePublish = async (ctx: Call['ctx'], actor: Call['actor'], id: number) => {
   const [row] = await ctx.db.select().from(publishes).where(eq(publishes.id, id));
   if (!row) throw notFound('Published item');
   await readScope(ctx.db, actor, 'accounts', row.accountId).catch(hidden('Published item'));
+  // One of a node that folders hide from the caller's role is not found, as the node is (issue 30).
+  if (row.nodeId !== null) {
+    const [access, [node]] = await Promise.all([
+      treeAccess(ctx.db, actor, { id: row.accountId }).catch(hidden('Published item')),
+      ctx.db.select({ path: nodes.path }).from(nodes).where(eq(nodes.id, row.nodeId)),
+    ]);
+    if (node && !seesShownAt(access, [node.path])) throw notFound('Published item');
+  }
   return row;
 };
 

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import {
   type Ancestry,
   CHANNELS,
+  cleanName,
   defaultUploadLocation,
   ERROR_CODES,
   fileExtension,
@@ -68,8 +69,10 @@ export const receiveUpload = async (options: {
   else await requireRight(ctx.db, actor, 'account.manage', { kind: 'account', id: accountId });
   if (query.format && ingestFormatsProblem([query.format]))
     throw badRequest(ingestFormatsProblem([query.format]) as string);
-  const file = await options.readFile();
-  if (!file) throw badRequest(MSG_UPLOAD_NO_FILE);
+  const read = await options.readFile();
+  if (!read) throw badRequest(MSG_UPLOAD_NO_FILE);
+  // The file's name is kept and shown (the upload, the node's filename, the download): cleaned like a name.
+  const file = { ...read, fileName: cleanName(read.fileName).trim() };
   const kind: UploadKind | undefined =
     target === 'web'
       ? webUploadKindOf(file.fileName)

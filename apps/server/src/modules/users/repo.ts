@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { cappedPageTotal, countUpTo, pageTotal } from '../../platform/db/paging.ts';
 import { searchTextContains } from '../../platform/db/search.ts';
@@ -68,41 +68,40 @@ export const findUser = async (db: DbOrTx, id: number) => {
   return row;
 };
 
-export const findIdsByLowerUsername = async (db: DbOrTx, names: string[]) =>
-  new Set(
-    (
-      await db
-        .select({ name: sql<string>`lower(${users.username})` })
-        .from(users)
-        .where(inArray(sql`lower(${users.username})`, [...names.map((n) => n.toLowerCase()), '']))
-    ).map((r) => r.name),
-  );
+/** How a user name or email is compared with others: trimmed, in lower case. */
+export const identifierKey = (identifier: string) => identifier.trim().toLowerCase();
 
-export const findExistingEmails = async (db: DbOrTx, emails: string[]) =>
-  new Set(
-    (
-      await db
-        .select({ email: sql<string>`lower(${users.email})` })
-        .from(users)
-        .where(inArray(sql`lower(${users.email})`, [...emails.map((e) => e.toLowerCase()), '']))
-    ).map((r) => r.email),
-  );
+/**
+ * Which of these identifiers (compared in lower case) already name a user other than `exceptId`, as
+ * their user name or their email: sign-in and password reset take either, so a user name must be no
+ * other user's email and an email no other user's user name.
+ */
+export const findTakenIdentifiers = async (db: DbOrTx, identifiers: string[], exceptId?: number) => {
+  const wanted = [...new Set(identifiers.map(identifierKey))].filter(Boolean);
+  if (wanted.length === 0) return new Set<string>();
+  const rows = await db
+    .select({ username: sql<string>`lower(${users.username})`, email: sql<string>`lower(${users.email})` })
+    .from(users)
+    .where(
+      and(
+        or(
+          inArray(sql`lower(${users.username})`, wanted),
+          and(ne(users.email, ''), inArray(sql`lower(${users.email})`, wanted)),
+        ),
+        exceptId === undefined ? undefined : ne(users.id, exceptId),
+      ),
+    );
+  const held = new Set(rows.flatMap((row) => [row.username, row.email]));
+  return new Set(wanted.filter((identifier) => held.has(identifier)));
+};
 
-export const usernameTaken = async (db: DbOrTx, username: string, exceptId: number) =>
-  (
-    await db
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(sql`lower(${users.username})`, username.toLowerCase()), sql`${users.id} <> ${exceptId}`))
-  ).length > 0;
-
-export const emailTaken = async (db: DbOrTx, email: string, exceptId: number) =>
-  (
-    await db
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(sql`lower(${users.email})`, email.toLowerCase()), sql`${users.id} <> ${exceptId}`))
-  ).length > 0;
+/**
+ * Serialises the writes that give users user names or emails until the transaction ends, so that two at
+ * once cannot both pass the check above (the unique indexes catch only a name against a name).
+ */
+export const lockIdentifiers = async (tx: DbOrTx) => {
+  await tx.execute(sql`select pg_advisory_xact_lock(727004)`);
+};
 
 export const updateUser = (db: DbOrTx, id: number, values: Partial<typeof users.$inferInsert>) =>
   db.update(users).set(values).where(eq(users.id, id));

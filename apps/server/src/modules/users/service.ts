@@ -20,6 +20,7 @@ import {
 import { and, inArray, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
+import type { DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import {
   findAncestry,
@@ -96,6 +97,28 @@ export const getUser = async (options: { ctx: AppContext; actor: Actor; id: numb
   >;
 };
 
+/**
+ * Checks, and holds until the transaction ends, that a user name and an email are free: neither names
+ * another user, as user name or as email (sign-in and password reset take either, so an identifier of
+ * two users would reach the wrong one). 409 with the field's message otherwise. Other areas that create
+ * users (invitations) call it in their transaction.
+ */
+export const requireFreeIdentifiers = async (
+  tx: DbOrTx,
+  wanted: { username?: string; email?: string; exceptId?: number },
+) => {
+  await repo.lockIdentifiers(tx);
+  const taken = await repo.findTakenIdentifiers(
+    tx,
+    [wanted.username ?? '', wanted.email ?? ''],
+    wanted.exceptId,
+  );
+  if (wanted.username && taken.has(repo.identifierKey(wanted.username)))
+    throw conflict(MSG_USERNAME_TAKEN, { username: MSG_USERNAME_TAKEN });
+  if (wanted.email && taken.has(repo.identifierKey(wanted.email)))
+    throw conflict(MSG_EMAIL_TAKEN, { email: MSG_EMAIL_TAKEN });
+};
+
 export const updateUser = async (options: {
   ctx: AppContext;
   actor: Actor;
@@ -110,11 +133,11 @@ export const updateUser = async (options: {
     throw badRequest(MSG_EMAILVERIFIED_ONLY_RAISED, { emailverified: MSG_EMAILVERIFIED_ONLY_RAISED });
   if (change.disabled !== undefined && change.disabled !== current.disabled && actor.userId === id)
     throw forbidden('You cannot disable your own user');
-  if (change.username && (await repo.usernameTaken(ctx.db, change.username, id)))
-    throw conflict(MSG_USERNAME_TAKEN, { username: MSG_USERNAME_TAKEN });
-  if (change.email && (await repo.emailTaken(ctx.db, change.email, id)))
-    throw conflict(MSG_EMAIL_TAKEN, { email: MSG_EMAIL_TAKEN });
-  await repo.updateUser(ctx.db, id, change);
+  await ctx.db.transaction(async (tx) => {
+    if (change.username !== undefined || change.email !== undefined)
+      await requireFreeIdentifiers(tx, { username: change.username, email: change.email, exceptId: id });
+    await repo.updateUser(tx, id, change);
+  });
   await ctx.publish(CHANNELS.users, [id]);
   return (await repo.findUser(ctx.db, id)) as NonNullable<typeof current>;
 };
@@ -150,50 +173,80 @@ export const createUsers = async (options: {
 }): Promise<UserImportResult[]> => {
   const { ctx, actor } = options;
   await requireRight(ctx.db, actor, 'site.manage', { kind: 'site', id: options.siteId });
-  const emails = options.rows.map((row) => row.email.trim());
-  const existingEmails = await repo.findExistingEmails(ctx.db, emails.filter(Boolean));
-  const wantedNames = options.rows.map((row) => row.username?.trim() || usernameFromEmail(row.email));
-  const takenNames = await repo.findIdsByLowerUsername(ctx.db, wantedNames);
-  const seenEmails = new Set<string>();
-  const usedNames = new Set<string>();
-  const answers: UserImportResult[] = options.rows.map((row, index) => {
-    const email = row.email.trim();
-    const answer = {
-      fullname: row.fullname.trim(),
-      company: row.company.trim(),
-      email,
-      username: '',
-      success: false,
-      message: '',
+  const decide = async (db: DbOrTx) => {
+    const wantedNames = options.rows.map((row) => row.username?.trim() || usernameFromEmail(row.email));
+    const taken = await repo.findTakenIdentifiers(db, [
+      ...options.rows.map((row) => row.email),
+      ...wantedNames,
+    ]);
+    // Each row's user name and email must name no user yet, neither in the cloud nor earlier in the batch.
+    const used = new Set<string>();
+    const isTaken = async (identifier: string) => {
+      const key = repo.identifierKey(identifier);
+      if (taken.has(key) || used.has(key)) return true;
+      // A numbered name made below was not looked up with the others.
+      return (
+        !wantedNames.some((name) => repo.identifierKey(name) === key) &&
+        (await repo.findTakenIdentifiers(db, [key])).size > 0
+      );
     };
-    const problem = userImportRowProblem(row);
-    if (problem) return { ...answer, message: problem };
-    const emailKey = email.toLowerCase();
-    if (seenEmails.has(emailKey)) return { ...answer, message: MSG_EMAIL_USED_IN_BATCH };
-    seenEmails.add(emailKey);
-    if (existingEmails.has(emailKey)) return { ...answer, message: MSG_EMAIL_TAKEN };
-    const typed = row.username?.trim();
-    let username = wantedNames[index] as string;
-    if (typed) {
-      if (takenNames.has(typed.toLowerCase()) || usedNames.has(typed.toLowerCase()))
-        return { ...answer, message: MSG_USERNAME_TAKEN };
-    } else {
-      // A name made from the email gets a number when it is taken.
-      for (let n = 2; takenNames.has(username.toLowerCase()) || usedNames.has(username.toLowerCase()); n++)
-        username = `${wantedNames[index]}${n}`;
+    const seenEmails = new Set<string>();
+    const answers: UserImportResult[] = [];
+    for (const [index, row] of options.rows.entries()) {
+      const email = row.email.trim();
+      const answer = {
+        fullname: row.fullname.trim(),
+        company: row.company.trim(),
+        email,
+        username: '',
+        success: false,
+        message: '',
+      };
+      const refuse = (message: string) => answers.push({ ...answer, message });
+      const problem = userImportRowProblem(row);
+      if (problem) {
+        refuse(problem);
+        continue;
+      }
+      const emailKey = repo.identifierKey(email);
+      if (seenEmails.has(emailKey)) {
+        refuse(MSG_EMAIL_USED_IN_BATCH);
+        continue;
+      }
+      seenEmails.add(emailKey);
+      if (await isTaken(email)) {
+        refuse(MSG_EMAIL_TAKEN);
+        continue;
+      }
+      const wanted = wantedNames[index] as string;
+      let username = wanted;
+      if (row.username?.trim()) {
+        if (await isTaken(username)) {
+          refuse(MSG_USERNAME_TAKEN);
+          continue;
+        }
+      } else {
+        // A name made from the email gets a number when it is taken.
+        for (let n = 2; await isTaken(username); n++) username = `${wanted}${n}`;
+      }
+      used.add(repo.identifierKey(username));
+      used.add(emailKey);
+      answers.push({
+        ...answer,
+        username,
+        success: true,
+        message: options.dryRun ? MSG_USER_WOULD_BE_CREATED : MSG_USER_CREATED,
+      });
     }
-    usedNames.add(username.toLowerCase());
-    return {
-      ...answer,
-      username,
-      success: true,
-      message: options.dryRun ? MSG_USER_WOULD_BE_CREATED : MSG_USER_CREATED,
-    };
-  });
-  const toCreate = answers.filter((answer) => answer.success);
-  if (options.dryRun || toCreate.length === 0) return answers;
+    return answers;
+  };
+  if (options.dryRun) return decide(ctx.db);
 
-  const created = await ctx.db.transaction(async (tx) => {
+  const { answers, created } = await ctx.db.transaction(async (tx) => {
+    await repo.lockIdentifiers(tx);
+    const answers = await decide(tx);
+    const toCreate = answers.filter((answer) => answer.success);
+    if (toCreate.length === 0) return { answers, created: [] };
     const rows = await repo.insertUsers(
       tx,
       toCreate.map((answer) => ({
@@ -208,11 +261,12 @@ export const createUsers = async (options: {
     for (const row of rows)
       mails.push(registrationMail(ctx, row, await createPasswordToken(tx, row.id, 'registration')));
     await ctx.mail.enqueue(tx, mails);
-    return rows;
+    return { answers, created: rows };
   });
-  await ctx.publish(
-    CHANNELS.users,
-    created.map((row) => row.id),
-  );
+  if (created.length > 0)
+    await ctx.publish(
+      CHANNELS.users,
+      created.map((row) => row.id),
+    );
   return answers;
 };

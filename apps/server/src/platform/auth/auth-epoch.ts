@@ -3,6 +3,7 @@ import { authEpoch } from '../../modules/auth/tables.ts';
 import type { DatabaseHandle, Db } from '../db/client.ts';
 
 const settled = () => undefined;
+const failed = (error: unknown) => ({ error });
 
 /** The NOTIFY channel of migration 0024's triggers. */
 export const AUTH_CHANGES_CHANNEL = 'auth_changes';
@@ -56,8 +57,11 @@ export class AuthEpoch {
     if (!this.reading) return this.read();
     // A read under way may have started before a change this request must see: the request shares the
     // read that starts after it, with every other request that came meanwhile (one read, not one each).
-    this.queued ??= this.reading.then(settled, settled).then(() => {
+    // If the read under way fails (the database is lost), they fail with it rather than wait for another
+    // read: a request waits for one read at most, and the next request reads again.
+    this.queued ??= this.reading.then(settled, failed).then((failure) => {
       this.queued = undefined;
+      if (failure) throw failure.error;
       return this.reading ?? this.read();
     });
     return this.queued;

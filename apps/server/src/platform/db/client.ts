@@ -11,6 +11,7 @@ import pg from 'pg';
 import * as schema from '../../schema.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { PGliteWorkerClient } from './pglite-worker-client.ts';
+import { ConnectionWatchdog } from './watchdog.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -25,6 +26,11 @@ export type DatabaseHandle = {
   close: () => Promise<void>;
   /** The pool, on PostgreSQL; the live-update bus takes a dedicated client from its settings. */
   pool?: pg.Pool;
+  /**
+   * PostgreSQL: the watchdog of the pool's connections (watchdog.ts), which the server's other connections
+   * (the job queue's) use too: a connection that stops answering is given up.
+   */
+  watchdog?: ConnectionWatchdog;
   /**
    * The embedded database only: calls back on every NOTIFY of `channel`, before the statement (or commit) that
    * sent it answers (PGlite delivers in a microtask while it reads the answer); resolves to the unsubscribe.
@@ -41,12 +47,24 @@ export type DatabaseOptions =
   | {
       driver: 'pglite';
       dataDir?: string;
+      /** A PGlite dump to open instead of a new database (the tests' migrated template; never a server's). */
+      loadDataDir?: string;
       /** Called if another process took this data directory's lock away while it was held. */
       onLockLost?: (error: Error) => void;
     };
 
 /** How long a close waits for checked-out database clients before it ends them. */
 const POOL_CLOSE_GRACE_MS = 5000;
+/**
+ * The longest a request waits for a connection of the pool (all busy), or for a new one to be made, before
+ * it answers 503: a server that cannot be reached fails requests rather than holding them.
+ */
+export const POOL_WAIT_MS = 5000;
+/**
+ * TCP keep-alive on the pool's connections, probing after this long idle: an idle connection whose server
+ * vanished without a word is found and dropped by the pool before a request is given it.
+ */
+export const KEEP_ALIVE_AFTER_MS = 10_000;
 
 export const openDatabase = async (options: DatabaseOptions): Promise<DatabaseHandle> => {
   if (options.driver === 'postgres') {
@@ -56,8 +74,14 @@ export const openDatabase = async (options: DatabaseOptions): Promise<DatabaseHa
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
+      connectionTimeoutMillis: POOL_WAIT_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEP_ALIVE_AFTER_MS,
       ...(ownOptions ? {} : { options: '-c jit=off' }),
     });
+    // A connection whose link is lost without a word would hold its query (and every request sharing it)
+    // for ever: the watchdog gives it up (watchdog.ts).
+    const watchdog = new ConnectionWatchdog({ url: options.url, log: options.log });
     // A lost connection must never end the process (an 'error' event without a listener throws). The pool
     // listens on idle clients only, so every client also gets a listener of its own for the time it is
     // checked out (a transaction, the migration): its query fails, the request answers 503, and on release
@@ -71,12 +95,14 @@ export const openDatabase = async (options: DatabaseOptions): Promise<DatabaseHa
       clients.add(client);
       client.on('error', connectionLost);
     });
+    watchdog.watchPool(pool);
     pool.on('remove', (client) => clients.delete(client));
     const db = drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
     return {
       db,
       driver: 'postgres',
       pool,
+      watchdog,
       migrate: async () => {
         const client = await pool.connect();
         try {
@@ -101,6 +127,7 @@ export const openDatabase = async (options: DatabaseOptions): Promise<DatabaseHa
         });
         const outcome = await Promise.race([pool.end().then(() => 'ended' as const), gaveUp]);
         clearTimeout(timer);
+        watchdog.close();
         if (outcome === 'gave up')
           options.log?.warn('database clients were still checked out at close; they were ended');
       },
@@ -112,7 +139,7 @@ export const openDatabase = async (options: DatabaseOptions): Promise<DatabaseHa
     : undefined;
   // In a worker thread, so that its queries never hold the event loop (pglite-worker.mjs; with pg_trgm for
   // substring search of accounts and users through GIN indexes, as on PostgreSQL).
-  const client = new PGliteWorkerClient({ dataDir: options.dataDir });
+  const client = new PGliteWorkerClient({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
   try {
     await client.waitReady;
   } catch (error) {

@@ -52,9 +52,10 @@ export class PGliteWorkerClient implements Queryable {
   private stopped: Error | undefined;
   readonly waitReady: Promise<void>;
 
-  constructor(options: { dataDir?: string }) {
+  /** `loadDataDir`: a PGlite dump (dumpDataDir's tar) to open instead of a new database (tests' template). */
+  constructor(options: { dataDir?: string; loadDataDir?: string }) {
     this.worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-      workerData: { dataDir: options.dataDir },
+      workerData: { dataDir: options.dataDir, loadDataDir: options.loadDataDir },
     });
     let ready: { resolve: () => void; reject: (e: Error) => void } | undefined;
     this.waitReady = new Promise((resolve, reject) => {

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isConnectionLost } from '../db/errors.ts';
 import { AppError } from '../errors.ts';
+import { storageFaultOf } from '../storage/faults.ts';
 import { refusedByDatabase } from './input-guards.ts';
 
 const body = (code: string, message: string, fields?: Record<string, string>, data?: unknown): ErrorBody => ({
@@ -58,6 +59,13 @@ export const registerErrorHandler = (app: FastifyInstance) => {
         .send(
           body(ERROR_CODES.validation, `Invalid ${error.validationContext ?? 'request'}: ${summary}`, fields),
         );
+    }
+    // A file system error that reached here (a write to DATA_DIR outside the media storage): a full or
+    // unwritable disk answers 507 or 503 in words a person can act on, as the storage's own writes do.
+    const fault = 'syscall' in error ? storageFaultOf(error) : undefined;
+    if (fault) {
+      request.log.error({ err: error }, fault.message);
+      return reply.status(fault.status).send(body(fault.code, fault.message));
     }
     const refused = refusedByDatabase(error);
     if (refused) {

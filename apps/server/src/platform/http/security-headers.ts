@@ -40,6 +40,9 @@ const contentSecurityPolicy = (config: Config) => ({
  * that went over HTTPS (behind a proxy: X-Forwarded-Proto with TRUST_PROXY): sent over plain HTTP it
  * would lock a browser out of a server that has no HTTPS.
  */
+/** Where the web build's hashed files are served (Vite's assets folder). */
+const BUILT_ASSETS = '/assets/';
+
 export const registerSecurityHeaders = (app: FastifyInstance, config: Config) => {
   const headers = headersSetBy(
     helmet({
@@ -50,10 +53,19 @@ export const registerSecurityHeaders = (app: FastifyInstance, config: Config) =>
     }),
   );
   const withHsts = { ...headers, 'strict-transport-security': HSTS };
+  // The built scripts, styles and images are no documents: a policy, framing and referrer rule mean nothing
+  // on them, and on the sign-in page's twenty scripts they were a fifth of the bytes received.
+  const forAssets = {
+    'x-content-type-options': headers['x-content-type-options'] ?? 'nosniff',
+    'cross-origin-resource-policy': headers['cross-origin-resource-policy'] ?? 'same-origin',
+  };
+  const forAssetsWithHsts = { ...forAssets, 'strict-transport-security': HSTS };
   // Set on the reply, which sends them with whatever answer the request gets (an error's too) in one write;
   // a route that takes the raw answer over (reply.hijack) copies them itself (see hijackWithHeaders).
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.protocol === 'https' ? withHsts : headers);
+    const https = request.protocol === 'https';
+    if (request.url.startsWith(BUILT_ASSETS)) reply.headers(https ? forAssetsWithHsts : forAssets);
+    else reply.headers(https ? withHsts : headers);
     done();
   });
 };

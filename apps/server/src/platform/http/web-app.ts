@@ -51,6 +51,8 @@ export const registerWebApp = async (
       root: config.webDist,
       index: false,
       wildcard: false,
+      // The build wrote brotli and gzip copies (scripts/precompress.mjs): sent by the Accept-Encoding asked.
+      preCompressed: true,
       setHeaders: (res, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`))
           res.header('cache-control', 'public, max-age=31536000, immutable');
@@ -59,7 +61,8 @@ export const registerWebApp = async (
   }
   const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
     onPage(request, reply);
-    return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page);
+    // Asked again at each visit, so a new build's hashed assets are found at once; those are immutable.
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page);
   };
   app.get('/', { schema: { hide: true } }, sendPage);
   return { sendPage };

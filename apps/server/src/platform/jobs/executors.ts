@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type PgBoss from 'pg-boss';
-import type { DatabaseHandle, DbOrTx } from '../db/client.ts';
+import { type DatabaseHandle, type DbOrTx, KEEP_ALIVE_AFTER_MS, POOL_WAIT_MS } from '../db/client.ts';
 import type { PGliteWorkerClient } from '../db/pglite-worker-client.ts';
 
 type Rows = { rows: unknown[] };
@@ -10,10 +10,11 @@ type Rows = { rows: unknown[] };
 /**
  * Where pg-boss runs its own statements (`executeSql(text, values)`). On PostgreSQL: a small pool of its
  * own, so that polling and job bookkeeping never wait for (or hold) a connection of the requests, with the
- * same care for lost connections as the main pool. On PGlite: the one in-process client; statements with
- * values go through `query` (one statement, bound parameters), pg-boss's scripts without values (its
- * schema, its migrations, its locked maintenance blocks) through `exec`, which runs several statements;
- * either waits behind an open transaction on the one connection, as every other query does.
+ * same care for lost connections as the main pool (a bounded wait, keep-alive, the watchdog). On PGlite:
+ * the one in-process client; statements with values go through `query` (one statement, bound parameters),
+ * pg-boss's scripts without values (its schema, its migrations, its locked maintenance blocks) through
+ * `exec`, which runs several statements; either waits behind an open transaction on the one connection, as
+ * every other query does.
  */
 export const bossExecutor = (
   database: DatabaseHandle,
@@ -25,11 +26,21 @@ export const bossExecutor = (
   close: () => Promise<void>;
 } => {
   if (database.driver === 'postgres' && options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 3, application_name: 'media-jobs' });
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: 3,
+      application_name: 'media-jobs',
+      connectionTimeoutMillis: POOL_WAIT_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEP_ALIVE_AFTER_MS,
+    });
     const connectionLost = (error: Error) =>
       options.log.warn({ err: error }, 'a job queue connection was lost; the pool replaces it');
     pool.on('error', connectionLost);
+    // Watched as the main pool's are: a connection that stops answering would hold the worker's fetch, and
+    // with it every queue's jobs, for ever.
     pool.on('connect', (client) => client.on('error', connectionLost));
+    database.watchdog?.watchPool(pool);
     return {
       executor: { executeSql: async (text, values) => pool.query(text, values) },
       transaction: async (work) => {

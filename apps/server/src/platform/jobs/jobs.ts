@@ -102,6 +102,7 @@ export const createJobs = async (options: {
         transaction: connection.transaction,
         bossSchema: BOSS_SCHEMA,
         log,
+        watchdog: database.watchdog,
       });
   } catch (error) {
     await boss.stop({ graceful: false, close: false, wait: true }).catch(() => undefined);

@@ -2,9 +2,13 @@ import { randomInt } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type PgBoss from 'pg-boss';
+import { KEEP_ALIVE_AFTER_MS, POOL_WAIT_MS } from '../db/client.ts';
+import type { ConnectionWatchdog } from '../db/watchdog.ts';
 
 /** The advisory lock space of instance keys (the first half of a two-int4 advisory lock). */
 const LOCK_SPACE = 0x6a6f6273; // 'jobs'
+/** A lost owner connection is made again after this long, and again until it holds the lock. */
+const HOLD_RETRY_MS = 1000;
 
 /**
  * Who runs which active job, so that the jobs of a dead instance run again at once (DESIGN "Jobs": picked
@@ -41,23 +45,52 @@ export const createJobOwnership = async (options: {
   transaction: <T>(work: (db: PgBoss.Db) => Promise<T>) => Promise<T>;
   bossSchema: string;
   log: FastifyBaseLogger;
+  /** Watches the owner connection for answers that stop coming (the database's). */
+  watchdog?: ConnectionWatchdog;
 }): Promise<JobOwnership> => {
   const { executor, log } = options;
   const key = randomInt(1, 2 ** 31 - 1);
   let holder: pg.Client | undefined;
   let closing = false;
-  /** Takes this instance's lock on a connection of its own; a lost connection is replaced and locks again. */
+  /**
+   * Takes this instance's lock on a connection of its own (watched: one that stops answering is given up). A
+   * lost connection is replaced and locks again, tried every second until it does.
+   */
   const hold = async () => {
-    const client = new pg.Client({ connectionString: options.url, application_name: 'media-jobs-owner' });
+    const client = new pg.Client({
+      connectionString: options.url,
+      application_name: 'media-jobs-owner',
+      connectionTimeoutMillis: POOL_WAIT_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEP_ALIVE_AFTER_MS,
+    });
     client.on('error', (error) => {
-      if (closing) return;
+      // Before it holds the lock, a failure is the caller's (the start, or holdAgain's next try).
+      if (closing || holder !== client) return;
       log.warn({ err: error }, 'the job owner connection was lost; taking the lock again');
       holder = undefined;
-      setTimeout(() => void hold().catch(() => undefined), 1000).unref();
+      holdAgain();
     });
-    await client.connect();
-    await client.query('SELECT pg_advisory_lock($1, $2)', [LOCK_SPACE, key]);
-    holder = client;
+    try {
+      await client.connect();
+      // Never dropped as idle: while it holds the lock, its connection tells the other instances this one lives.
+      options.watchdog?.watch(client, () => false);
+      await client.query('SELECT pg_advisory_lock($1, $2)', [LOCK_SPACE, key]);
+    } catch (error) {
+      client.connection.stream.destroy();
+      throw error;
+    }
+    if (closing) await client.end().catch(() => undefined);
+    else holder = client;
+  };
+  const holdAgain = () => {
+    setTimeout(() => {
+      if (closing) return;
+      hold().catch((error: unknown) => {
+        log.warn({ err: error }, 'the job owner lock could not be taken again; retrying');
+        holdAgain();
+      });
+    }, HOLD_RETRY_MS).unref();
   };
   await hold();
 

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import { KEEP_ALIVE_AFTER_MS, POOL_WAIT_MS } from '../db/client.ts';
 
 /** A change was stored under this id on this channel; `reset` tells waiters to look again (after a lost link). */
 export type ChangeNotice = { id: number; channel: string } | { reset: true };
@@ -68,6 +69,11 @@ export const createPostgresBus = async (options: {
     const next = new pg.Client({
       connectionString: options.url,
       application_name: LISTENER_APPLICATION_NAME,
+      // A server that cannot be reached fails the attempt (and the next one follows), rather than holding
+      // the listener's reconnection for as long as TCP waits.
+      connectionTimeoutMillis: POOL_WAIT_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEP_ALIVE_AFTER_MS,
     });
     // Listening from the start: an 'error' event without a listener would end the process. Until `next` is
     // the listener, its failures are answered by the catch below; afterwards they replace it.

@@ -2,7 +2,8 @@ import { liveChanges } from '../../modules/events/tables.ts';
 import type { Db } from '../db/client.ts';
 import type { LiveBus } from './bus.ts';
 
-export type Publish = (channel: string, modified: (string | number)[]) => Promise<void>;
+/** Answers the change's id (ids ascend in the order changes are stored). */
+export type Publish = (channel: string, modified: (string | number)[]) => Promise<number>;
 
 /**
  * The one way a service announces a change, after its write has committed: the change is stored (so a
@@ -15,5 +16,7 @@ export const createPublisher =
       .insert(liveChanges)
       .values({ channel, modified })
       .returning({ id: liveChanges.id });
-    if (row) await bus.notify({ id: row.id, channel });
+    if (!row) throw new Error(`the change on ${channel} was not stored`);
+    await bus.notify({ id: row.id, channel });
+    return Number(row.id);
   };

@@ -5,8 +5,24 @@ import type { LiveBus } from './bus.ts';
 
 export type StoredChange = typeof liveChanges.$inferSelect;
 
-/** How many recent changes an instance keeps in memory for its long-pollers. */
-const KEEP = 20_000;
+/**
+ * How many recent changes an instance keeps in memory for its long-pollers (a few MB). Every page's
+ * subscribe is a change too (its own internal channel): 20,000 pages opening must not push the pollers'
+ * cursors below the kept changes, which would send each of their polls to the database.
+ */
+const KEEP = 100_000;
+
+/** The first index in `changes` (ascending ids) whose id is above `cursor`. */
+const firstAfter = (changes: StoredChange[], cursor: number) => {
+  let low = 0;
+  let high = changes.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((changes[middle]?.id ?? 0) <= cursor) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+};
 
 /**
  * This instance's copy of the latest changes. A notice from the bus makes it read the new changes from the
@@ -16,6 +32,8 @@ const KEEP = 20_000;
  */
 export class RecentChanges {
   private changes: StoredChange[] = [];
+  /** The same changes by channel (ascending ids): a poll looks at its own channels' changes only. */
+  private readonly byChannel = new Map<string, StoredChange[]>();
   /** Every change with an id above this one is in `changes` (once started). */
   private floor = Number.POSITIVE_INFINITY;
   private highest = 0;
@@ -29,6 +47,8 @@ export class RecentChanges {
   /** The link to the other instances was replaced: anything may have been missed, everybody looks again. */
   private wakeEveryone = false;
   private readonly unsubscribe: () => void;
+  /** Told of every change as it is read, in order (e.g. the event cache, of changed subscriptions). */
+  private readonly observers = new Set<(change: StoredChange) => void>();
 
   constructor(
     private readonly db: Db,
@@ -65,11 +85,24 @@ export class RecentChanges {
           .where(gt(liveChanges.id, this.highest))
           .orderBy(asc(liveChanges.id));
         if (rows.length > 0) {
-          this.changes.push(...rows.map((r) => ({ ...r, id: Number(r.id) })));
-          for (const row of rows) this.changed.add(row.channel);
+          const read = rows.map((r) => ({ ...r, id: Number(r.id) }));
+          this.changes.push(...read);
+          for (const change of read) {
+            this.changed.add(change.channel);
+            const ofChannel = this.byChannel.get(change.channel);
+            if (ofChannel) ofChannel.push(change);
+            else this.byChannel.set(change.channel, [change]);
+            for (const observer of this.observers) observer(change);
+          }
           this.highest = Number(rows.at(-1)?.id ?? this.highest);
           if (this.changes.length > KEEP) {
             const dropped = this.changes.splice(0, this.changes.length - KEEP);
+            // The oldest of the whole are the oldest of their channels.
+            for (const change of dropped) {
+              const ofChannel = this.byChannel.get(change.channel);
+              ofChannel?.shift();
+              if (ofChannel?.length === 0) this.byChannel.delete(change.channel);
+            }
             this.floor = Number(dropped.at(-1)?.id ?? this.floor);
           }
         }
@@ -106,19 +139,16 @@ export class RecentChanges {
     channels: ReadonlySet<string>,
   ): { changes: StoredChange[]; highest: number } | undefined {
     if (cursor < this.floor) return undefined;
-    // Ids ascend: find the first change after the cursor, then look only at those.
-    let low = 0;
-    let high = this.changes.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if ((this.changes[middle]?.id ?? 0) <= cursor) low = middle + 1;
-      else high = middle;
-    }
     const changes: StoredChange[] = [];
-    for (let i = low; i < this.changes.length; i++) {
-      const change = this.changes[i] as StoredChange;
-      if (channels.has(change.channel)) changes.push(change);
+    let channelsWithChanges = 0;
+    for (const channel of channels) {
+      const ofChannel = this.byChannel.get(channel);
+      if (!ofChannel) continue;
+      const first = firstAfter(ofChannel, cursor);
+      if (first < ofChannel.length) channelsWithChanges += 1;
+      for (let i = first; i < ofChannel.length; i++) changes.push(ofChannel[i] as StoredChange);
     }
+    if (channelsWithChanges > 1) changes.sort((a, b) => a.id - b.id);
     return { changes, highest: Math.max(cursor, this.highest) };
   }
 
@@ -143,6 +173,12 @@ export class RecentChanges {
         if (listeners?.size === 0) this.listeners.delete(channel);
       }
     };
+  }
+
+  /** Calls `observer` with every change read from now on; answers how to stop. */
+  observe(observer: (change: StoredChange) => void) {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
   }
 
   /** How many pollers wait on how many channels (for tests and benchmarks). */

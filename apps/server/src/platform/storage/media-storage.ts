@@ -30,7 +30,17 @@ export interface MediaStorage {
   /** Removes the object; a missing object is not an error. */
   remove(key: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * What a failed write throws: a fault of the storage itself (full, cannot be written) becomes a
+   * StorageFault (507 or 503, with a message a person can act on) and alerts the administrators; anything
+   * else is answered as it is. The storage's own writes (putFile, putStream, remove) do it already; the
+   * writers of DATA_DIR/tmp and DATA_DIR/tus, where files wait until complete, call it.
+   */
+  failedWrite(error: unknown): unknown;
 }
+
+/** What a driver implements: the storage (createStorage) adds the handling of failed writes. */
+export type StorageDriver = Omit<MediaStorage, 'failedWrite'>;
 
 /** A key is `/`-separated segments of safe characters: never absolute, never `..`, never empty. */
 export const isSafeKey = (key: string) =>

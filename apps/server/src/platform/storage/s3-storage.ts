@@ -13,7 +13,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import type { Config } from '../config.ts';
 import { randomToken } from '../crypto.ts';
-import { type ByteRange, isSafeKey, type MediaStorage } from './media-storage.ts';
+import { type ByteRange, isSafeKey, type StorageDriver } from './media-storage.ts';
 
 type S3Settings = Extract<Config['storage'], { driver: 's3' }>;
 
@@ -49,7 +49,7 @@ const counted = (stream: Readable) => {
 export const createS3Storage = async (
   settings: S3Settings,
   options: { tmpDir: string },
-): Promise<MediaStorage> => {
+): Promise<StorageDriver> => {
   const client = new S3Client({
     region: settings.region,
     endpoint: settings.endpoint,

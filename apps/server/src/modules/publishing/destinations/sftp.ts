@@ -4,7 +4,9 @@ import { sftpAddress } from '@media/contract';
 import { safeFolder, safeName } from '@media/media-tools';
 import ssh2 from 'ssh2';
 import SftpClient from 'ssh2-sftp-client';
+import { outboundGuard } from '../../../platform/outbound.ts';
 import { type Destination, PEER_TIMEOUT_MS, PublishRefused } from './common.ts';
+import { DeliveryFailed, deliveryFailure } from './failures.ts';
 
 export const msgSftpBadHost = (host: string) => `The SFTP host '${host}' is not a host or host:port`;
 export const MSG_SFTP_LOGIN_REFUSED = 'The SFTP server refused the user name, password or key';
@@ -21,7 +23,16 @@ const SILENT = { error: () => undefined, end: () => undefined, close: () => unde
  * with the password, the private key or both; the server's host key is not checked. A refused login or an
  * unreadable key fails the publish; any other failure (no answer, a dropped connection) is retried.
  */
-export const uploadBySftp: Destination = async (_ctx, destination, file, delivery) => {
+export const uploadBySftp: Destination = async (ctx, destination, file, delivery) => {
+  const shown = String(destination.options.host ?? '').trim();
+  try {
+    return await sftpUpload(ctx, destination, file, delivery);
+  } catch (error) {
+    throw delivery.signal.aborted ? error : deliveryFailure(error, shown);
+  }
+};
+
+const sftpUpload: Destination = async (ctx, destination, file, delivery) => {
   const option = (name: string) => String(destination.options[name] ?? '');
   const address = sftpAddress(option('host'));
   if (!address) throw new PublishRefused(msgSftpBadHost(option('host').trim()));
@@ -31,10 +42,11 @@ export const uploadBySftp: Destination = async (_ctx, destination, file, deliver
   const password = option('password');
   const shownHost = address.host.includes(':') ? `[${address.host}]` : address.host;
 
-  // The connection is ours: an abort or a silent peer closes it, whatever the client is waiting for.
-  const socket = net.connect({ host: address.host, port: address.port });
+  // The connection is ours, to the address the guard checked: an abort or a silent peer closes it.
+  const target = await outboundGuard(ctx.config, 'publishing').resolve(address.host, address.port);
+  const socket = net.connect({ host: target.address, port: address.port });
   socket.setTimeout(PEER_TIMEOUT_MS, () =>
-    socket.destroy(new Error(msgSftpNoAnswer(`${shownHost}:${address.port}`))),
+    socket.destroy(new DeliveryFailed(msgSftpNoAnswer(`${shownHost}:${address.port}`))),
   );
   const abort = () => socket.destroy(new Error('The publish was stopped'));
   if (delivery.signal.aborted) abort();

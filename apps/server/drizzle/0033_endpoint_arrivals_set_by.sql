@@ -1,0 +1,2 @@
+ALTER TABLE "edge_endpoints" ADD COLUMN "arrivals_set_by" integer;--> statement-breakpoint
+ALTER TABLE "edge_endpoints" ADD CONSTRAINT "edge_endpoints_arrivals_set_by_users_id_fk" FOREIGN KEY ("arrivals_set_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;
