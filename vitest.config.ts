@@ -26,6 +26,8 @@ export default defineConfig({
           pool: 'forks',
           // Initdb and the migrations once; each file's database is loaded from that dump.
           globalSetup: ['apps/server/test/pglite-template.ts'],
+          // Names the file whose statements SQL_COVERAGE_DIR records (scripts/sql-coverage.mjs).
+          setupFiles: ['apps/server/test/sql-coverage-source.ts'],
         },
       },
       { test: { name: 'web', include: ['apps/web/src/**/*.test.ts'], environment: 'node' } },

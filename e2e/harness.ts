@@ -73,7 +73,7 @@ export const startServer = async (
   });
   const url = `http://127.0.0.1:${port}`;
   // A machine busy with other work may start it slower: E2E_START_TIMEOUT_MS gives it longer.
-  const until = Date.now() + (Number(process.env.E2E_START_TIMEOUT_MS) || 60_000);
+  const until = Date.now() + (Number(process.env.E2E_START_TIMEOUT_MS) || 120_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
     const ready = await fetch(`${url}/config/apiVersions.json`).then(

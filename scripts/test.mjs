@@ -39,8 +39,32 @@ run('Unit and property tests (packages/contract, packages/media-tools, apps/web,
   'edge-agent',
   '--passWithNoTests',
 ]);
+/**
+ * Server test files about media and processes (ffmpeg, edge agents, servers restarted), whose statements the
+ * other files run too: on PGlite only. The PostgreSQL run is for what the driver changes (SQL, pools,
+ * LISTEN/NOTIFY, the job queue, instances), and the SQL coverage check below shows that it still sends every
+ * statement these files sent on PGlite (a file whose statements no other file sends stays in both runs).
+ * TEST_PG_ALL=1 runs every file on PostgreSQL too.
+ */
+const PGLITE_ONLY = [
+  'agent-ingest-settings',
+  'agent-source-buckets',
+  'agent-source-smb',
+  'clip-render',
+  'publish-destinations-sftp',
+  'publish-restart',
+].map((name) => `apps/server/test/${name}.test.ts`);
+const allOnPostgres = process.env.TEST_PG_ALL === '1';
+for (const file of PGLITE_ONLY)
+  if (!fs.existsSync(path.join(root, file)))
+    throw new Error(`${file} (PGLITE_ONLY in scripts/test.mjs) is gone`);
+/** The statements each server run sent (sql-coverage.ts), compared when both ran. */
+const sqlCoverage = fs.mkdtempSync(path.join(os.tmpdir(), 'sql-coverage-'));
+process.on('exit', () => fs.rmSync(sqlCoverage, { recursive: true, force: true }));
+
 run('Integration tests on PGlite (embedded)', 'npx', ['vitest', 'run', '--project', 'server'], {
   TEST_DB: 'pglite',
+  SQL_COVERAGE_DIR: path.join(sqlCoverage, 'pglite'),
 });
 /**
  * Parts run at the same time, each into its own log, printed whole when it ends: the e2e files mostly wait
@@ -103,13 +127,26 @@ const e2e = { title: 'End-to-end tests in Chromium', command: 'node', args: ['sc
 if (process.env.DATABASE_URL) {
   await runTogether([
     {
-      title: `Integration tests on PostgreSQL (${new URL(process.env.DATABASE_URL).host})`,
+      title: `Integration tests on PostgreSQL (${new URL(process.env.DATABASE_URL).host}${allOnPostgres ? '' : `; not the ${PGLITE_ONLY.length} files about media and processes`})`,
       command: 'npx',
-      args: ['vitest', 'run', '--project', 'server'],
-      env: { TEST_DB: 'postgres' },
+      args: [
+        'vitest',
+        'run',
+        '--project',
+        'server',
+        ...(allOnPostgres ? [] : PGLITE_ONLY.map((file) => `--exclude=${file}`)),
+      ],
+      env: { TEST_DB: 'postgres', SQL_COVERAGE_DIR: path.join(sqlCoverage, 'postgres') },
     },
     e2e,
   ]);
+  if (!allOnPostgres)
+    run('Every statement of the files run on PGlite only also ran on PostgreSQL', 'node', [
+      'scripts/sql-coverage.mjs',
+      path.join(sqlCoverage, 'pglite'),
+      path.join(sqlCoverage, 'postgres'),
+      ...PGLITE_ONLY.map((file) => path.basename(file)),
+    ]);
 } else {
   console.log('\n=== Integration tests on PostgreSQL: skipped (set DATABASE_URL to run them) ===');
   run(e2e.title, e2e.command, e2e.args);

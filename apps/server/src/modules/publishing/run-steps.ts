@@ -115,14 +115,7 @@ export const endPublish = async (
   outcome: { outputs: PublishOutput[] } | { error: string },
 ) => {
   const failed = 'error' in outcome;
-  await changePublish(ctx, work, {
-    status: failed ? 'failed' : 'done',
-    progress: failed ? null : 100,
-    finished: true,
-    ...(failed
-      ? { error: outcome.error, log: [`Failed: ${outcome.error}`] }
-      : { outputs: outcome.outputs, log: ['Done'] }),
-  });
+  // Notified first: whoever sees the publish finished finds its notification there too.
   const nodePath = nodePathOf(work);
   if (work.publish.userId !== null)
     await notifyUser(ctx, work.publish.userId, {
@@ -136,4 +129,12 @@ export const endPublish = async (
         ? publishHelpLink(work.publish.id)
         : publishedItemsLink(work.accountName, work.button.name),
     });
+  await changePublish(ctx, work, {
+    status: failed ? 'failed' : 'done',
+    progress: failed ? null : 100,
+    finished: true,
+    ...(failed
+      ? { error: outcome.error, log: [`Failed: ${outcome.error}`] }
+      : { outputs: outcome.outputs, log: ['Done'] }),
+  });
 };

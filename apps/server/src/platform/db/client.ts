@@ -11,6 +11,7 @@ import pg from 'pg';
 import * as schema from '../../schema.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { PGliteWorkerClient } from './pglite-worker-client.ts';
+import { sqlCoverageLogger } from './sql-coverage.ts';
 import { ConnectionWatchdog } from './watchdog.ts';
 
 export type Schema = typeof schema;
@@ -67,6 +68,7 @@ export const POOL_WAIT_MS = 5000;
 export const KEEP_ALIVE_AFTER_MS = 10_000;
 
 export const openDatabase = async (options: DatabaseOptions): Promise<DatabaseHandle> => {
+  const logger = sqlCoverageLogger();
   if (options.driver === 'postgres') {
     // JIT compiling costs more than the short queries it is meant to speed up (a 2 ms children page took
     // over 100 ms to compile), so it is off for our connections unless the URL sets options itself.
@@ -97,7 +99,7 @@ export const openDatabase = async (options: DatabaseOptions): Promise<DatabaseHa
     });
     watchdog.watchPool(pool);
     pool.on('remove', (client) => clients.delete(client));
-    const db = drizzlePg({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
+    const db = drizzlePg({ client: pool, schema, casing: 'snake_case', logger }) as unknown as Db;
     return {
       db,
       driver: 'postgres',
@@ -149,7 +151,7 @@ export const openDatabase = async (options: DatabaseOptions): Promise<DatabaseHa
   }
   // Drizzle's PGlite driver needs only query and transaction, which the worker's client has.
   const pglite = client as unknown as PGlite;
-  const db = drizzlePglite({ client: pglite, schema, casing: 'snake_case' }) as unknown as Db;
+  const db = drizzlePglite({ client: pglite, schema, casing: 'snake_case', logger }) as unknown as Db;
   return {
     db,
     driver: 'pglite',
