@@ -229,7 +229,9 @@ const recordUntilStop = async (
   }
   if (fs.existsSync(path.join(dir, `recording.${recordingFormatOf(endpoint)}`))) return true;
   const start = async () => {
-    const recording = await recordStream({ dir, segmentSeconds, input }, controller.signal);
+    // A schedule's ffmpeg records no more than the time left to its end (wall clock), and ends by itself.
+    const maxSeconds = endAt === undefined ? undefined : Math.max(0.5, (endAt - Date.now()) / 1000);
+    const recording = await recordStream({ dir, segmentSeconds, input, maxSeconds }, controller.signal);
     recorder.recording = recording;
     recorder.signal.receiving = false;
     return { recording, outcome: outcomeOf(recording) };
@@ -277,7 +279,9 @@ const recordUntilStop = async (
       heard = true;
       lostSince = undefined;
     }
-    if (outcome.now.ended) {
+    // ffmpeg that recorded the schedule's time has ended by itself: that is the schedule's end, not a loss.
+    const recordedItAll = outcome.now.ended && !outcome.now.error && recording.reachedLimit();
+    if (outcome.now.ended && !recordedItAll) {
       const error = outcome.now.error;
       if (input.kind === 'test') throw error ?? new Error('The test stream ended by itself');
       if (error instanceof StreamRefused && error.reason === 'portInUse') throw error;
@@ -299,7 +303,7 @@ const recordUntilStop = async (
     const lostTooLong = heard && lostSince !== undefined && Date.now() - lostSince > lossLimitMs;
     const endReason = lostTooLong
       ? `No signal for ${Math.round(lossLimitMs / 1000)} s: the recording ends with what it has`
-      : endAt !== undefined && Date.now() >= endAt
+      : endAt !== undefined && (Date.now() >= endAt || recordedItAll)
         ? 'The schedule ends'
         : recorder.endWanted?.();
     if (endReason) {

@@ -73,6 +73,24 @@ describe('recording a test stream', () => {
     }
   });
 
+  it('records no more than maxSeconds, then ends by itself with the recording whole (a schedule)', async () => {
+    const folder = path.join(dir, 'limited');
+    const recording = await recordStream(
+      {
+        dir: folder,
+        segmentSeconds: 1,
+        input: { kind: 'test', frameRate: 25, pattern: 'bars' },
+        maxSeconds: 2,
+      },
+      new AbortController().signal,
+    );
+    await recording.ended;
+    expect(recording.reachedLimit()).toBe(true);
+    const output = path.join(folder, 'recording.mp4');
+    await joinSegments({ dir: folder, output, recordedAt: new Date() });
+    expect(Math.abs(Number(ffprobe(output).format.duration) - 2)).toBeLessThan(0.3);
+  });
+
   it('keeps what a killed recording recorded of its unfinished segment', async () => {
     const folder = path.join(dir, 'killed');
     const killer = new AbortController();

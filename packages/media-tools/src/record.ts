@@ -14,7 +14,15 @@ export type StreamRecordingSettings = {
   /** Seconds per segment (the StreamIngestService's `segmentSeconds`). */
   segmentSeconds: number;
   input: StreamInput;
+  /**
+   * The most seconds of media to record (a schedule's remaining time): ffmpeg ends by itself after them, so a
+   * schedule's recording is as long as asked however late a busy machine gets round to stopping it.
+   */
+  maxSeconds?: number;
 };
+
+/** ffmpeg's last progress line may come a little before the limit it stopped at. */
+const LIMIT_TOLERANCE_SECONDS = 1;
 
 /** The segments of a recording folder, in order. */
 export const recordedSegments = async (dir: string) =>
@@ -38,6 +46,7 @@ export const recordedBytes = async (dir: string) => {
 export const recordingArguments = (settings: StreamRecordingSettings, startNumber: number) => [
   ...['-hide_banner', '-nostats', '-loglevel', 'warning', '-progress', 'pipe:1'],
   ...streamInputArguments(settings.input, settings.segmentSeconds),
+  ...(settings.maxSeconds === undefined ? [] : ['-t', settings.maxSeconds.toFixed(3)]),
   ...['-f', 'segment', '-segment_time', String(settings.segmentSeconds), '-segment_format', 'mpegts'],
   // Every packet reaches the segment file as it is muxed: an agent killed mid-segment keeps what it recorded
   // (with ffmpeg's buffer the unfinished segment was empty after a kill, up to a whole segment lost).
@@ -81,6 +90,8 @@ export type Recording = {
   elapsed(): number;
   /** Whether anything has arrived yet (a pushed or pulled stream waits for its signal). */
   receiving(): boolean;
+  /** Whether it recorded its `maxSeconds` (and so ended, or is about to, by itself). */
+  reachedLimit(): boolean;
   /** Ends the recording cleanly (ffmpeg closes its last segment); resolves when ffmpeg has exited. */
   stop(): Promise<void>;
   /**
@@ -127,6 +138,9 @@ export const recordStream = async (settings: StreamRecordingSettings, signal: Ab
     refused ??= refusalIn(settings.input, errors);
     if (refused) child.kill('SIGKILL');
   });
+  /** Whether ffmpeg recorded the most it was asked to (it then ends by itself, exit 0). */
+  const reachedLimit = () =>
+    settings.maxSeconds !== undefined && elapsedUs / 1e6 >= settings.maxSeconds - LIMIT_TOLERANCE_SECONDS;
   const onAbort = () => child.kill('SIGKILL');
   signal.addEventListener('abort', onAbort, { once: true });
   const ended = new Promise<void>((resolve, reject) => {
@@ -142,7 +156,7 @@ export const recordStream = async (settings: StreamRecordingSettings, signal: Ab
         );
       }
       // ffmpeg answers an interrupt by closing its files and exiting 255; a stream whose sender went away ends 0.
-      else if (stopping || (code === 0 && settings.input.kind !== 'test')) resolve();
+      else if (stopping || (code === 0 && (settings.input.kind !== 'test' || reachedLimit()))) resolve();
       else
         reject(
           new Error(
@@ -156,6 +170,7 @@ export const recordStream = async (settings: StreamRecordingSettings, signal: Ab
   const recording: Recording = {
     elapsed: () => elapsedUs / 1e6,
     receiving: () => received,
+    reachedLimit,
     stop: async () => {
       // Once: a second SIGINT makes ffmpeg drop the segment it is finishing (a schedule lost its last 1.9 s).
       if (stopping) {
