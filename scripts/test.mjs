@@ -62,7 +62,7 @@ for (const file of PGLITE_ONLY)
 const sqlCoverage = fs.mkdtempSync(path.join(os.tmpdir(), 'sql-coverage-'));
 process.on('exit', () => fs.rmSync(sqlCoverage, { recursive: true, force: true }));
 
-run('Integration tests on PGlite (embedded)', 'npx', ['vitest', 'run', '--project', 'server'], {
+run('Integration tests on PGlite (embedded)', 'npx', ['vitest', 'run', '--project', 'server*'], {
   TEST_DB: 'pglite',
   SQL_COVERAGE_DIR: path.join(sqlCoverage, 'pglite'),
 });
@@ -133,7 +133,7 @@ if (process.env.DATABASE_URL) {
         'vitest',
         'run',
         '--project',
-        'server',
+        'server*',
         ...(allOnPostgres ? [] : PGLITE_ONLY.map((file) => `--exclude=${file}`)),
       ],
       env: { TEST_DB: 'postgres', SQL_COVERAGE_DIR: path.join(sqlCoverage, 'postgres') },

@@ -110,18 +110,20 @@ export const republish = async ({ ctx, actor, id }: Call<{ id: number }>) => {
     throw forbidden();
   const [node] = row.nodeId === null ? [] : await ctx.db.select().from(nodes).where(eq(nodes.id, row.nodeId));
   checkVisible(access, node);
-  const [newId] = await ctx.db.transaction((tx) =>
-    queuePublishes(
+  // The item as queued: read in the transaction, since a run may take it up as soon as it commits.
+  const created = await ctx.db.transaction(async (tx) => {
+    const [newId] = await queuePublishes(
       ctx,
       tx,
       { buttonId: button.id, accountId: row.accountId, userId: actor.userId, options: row.options },
       [node?.id as number],
-    ),
-  );
-  await ctx.publish(CHANNELS.publishes(row.accountId), [newId as number]);
-  const [created] = await ctx.db
-    .select()
-    .from(publishes)
-    .where(eq(publishes.id, newId as number));
-  return presentPublish(created as PublishRow);
+    );
+    const [queued] = await tx
+      .select()
+      .from(publishes)
+      .where(eq(publishes.id, newId as number));
+    return queued as PublishRow;
+  });
+  await ctx.publish(CHANNELS.publishes(row.accountId), [created.id]);
+  return presentPublish(created);
 };
