@@ -11,11 +11,12 @@ import {
   type Locator,
   type Page,
 } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { E2E_ADMIN_PASSWORD } from './data-template.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const SCREENSHOTS = path.join(root, 'e2e/screenshots');
-export const E2E_ADMIN_PASSWORD = 'E2e-Chief-Passw0rd';
+export { E2E_ADMIN_PASSWORD };
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -41,13 +42,24 @@ const freePort = () =>
 
 export type RunningServer = { url: string; dataDir: string; output: () => string; stop: () => Promise<void> };
 
+/**
+ * A fresh DATA_DIR: a copy of the run's migrated one (data-template.ts), so that a server's start does not
+ * repeat initdb and the migrations (empty when the run has no template).
+ */
+const freshDataDir = () => {
+  fs.mkdirSync(path.join(root, 'e2e/.tmp'), { recursive: true });
+  const dataDir = fs.mkdtempSync(path.join(root, 'e2e/.tmp/data-'));
+  const template = inject('e2eDataTemplate');
+  if (template) fs.cpSync(template, dataDir, { recursive: true });
+  return dataDir;
+};
+
 /** Starts the server the `npm start` way (built web app, embedded database) on a fresh DATA_DIR. */
 export const startServer = async (
   env: Record<string, string> = {},
   existingDataDir?: string,
 ): Promise<RunningServer> => {
-  fs.mkdirSync(path.join(root, 'e2e/.tmp'), { recursive: true });
-  const dataDir = existingDataDir ?? fs.mkdtempSync(path.join(root, 'e2e/.tmp/data-'));
+  const dataDir = existingDataDir ?? freshDataDir();
   const port = await freePort();
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
@@ -133,15 +145,23 @@ export const idsOnScreen = async (page: Page) => {
   ];
 };
 
+/**
+ * Whether pictures are written (E2E_SCREENSHOTS=0: not, as in CI, where nobody looks at them and a full-page
+ * picture costs the two cores up to a second; what a picture checks is checked all the same).
+ */
+const takePictures = process.env.E2E_SCREENSHOTS !== '0';
+
 /** A full-page screenshot; every page pictured is checked for ids shown instead of words. */
 export const screenshot = async (page: Page, name: string) => {
   expect(await idsOnScreen(page), `ids on screen in ${name}`).toEqual([]);
+  if (!takePictures) return;
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 };
 
 /** Light and dark full-page screenshots of the page as it is now, taken from the top. */
 export const screenshots = async (page: Page, name: string) => {
+  if (!takePictures) return screenshot(page, name);
   // From the top, so the fixed header is not drawn half-way down a full-page picture.
   await page.evaluate('window.scrollTo(0, 0)');
   await page.waitForTimeout(300);
@@ -211,8 +231,7 @@ export const prepareDataDir = async (
 ) => {
   const { loadConfig } = await import('../apps/server/src/platform/config.ts');
   const { createContext } = await import('../apps/server/src/platform/start.ts');
-  fs.mkdirSync(path.join(root, 'e2e/.tmp'), { recursive: true });
-  const dataDir = fs.mkdtempSync(path.join(root, 'e2e/.tmp/data-'));
+  const dataDir = freshDataDir();
   const { ctx } = await createContext(
     loadConfig({ DATA_DIR: dataDir, ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, LOG_LEVEL: 'silent' }),
   );

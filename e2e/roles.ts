@@ -69,12 +69,13 @@ export const writeControls = (visit: PageVisit) => [
   ]),
 ];
 
-/** Waits for the page's code and its first data: no loader left for a moment. */
+/** Waits for the page's code and its first data: the page's content drawn and no loader left for a moment. */
 const settle = async (page: Page) => {
   await page.waitForLoadState('load');
+  await page.locator('main').waitFor();
   const loaders = page.locator('main [aria-label="Loading"], main .mantine-Loader-root, main [data-loading]');
-  for (let quiet = 0, round = 0; quiet < 3 && round < 60; round += 1) {
-    await page.waitForTimeout(250);
+  for (let quiet = 0, round = 0; quiet < 3 && round < 150; round += 1) {
+    await page.waitForTimeout(100);
     quiet = (await loaders.count()) === 0 ? quiet + 1 : 0;
   }
 };

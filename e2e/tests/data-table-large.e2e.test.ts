@@ -38,25 +38,16 @@ describe('DataTable with 10,000 rows', () => {
     expect(rendered).toBeGreaterThan(10);
     expect(rendered).toBeLessThan(100);
 
-    // Scroll through the whole list in steps, timing each frame the browser paints.
-    const frames = (await page.evaluate(`(async () => {
+    // Scroll through the whole list; the page still holds only the rows in view (DESIGN.md: smooth scrolling
+    // is a budget of bench/, not a timed test).
+    await page.evaluate(`(async () => {
       const box = document.querySelector('[data-testid="data-table-scroll"]');
-      const times = [];
-      let last = performance.now();
       for (let step = 0; step < 60; step++) {
         box.scrollTop = (box.scrollHeight / 60) * (step + 1);
         await new Promise((resolve) => requestAnimationFrame(resolve));
-        const now = performance.now();
-        times.push(now - last);
-        last = now;
       }
-      return times;
-    })()`)) as number[];
+    })()`);
     await page.locator('tbody tr[data-row-id="user:bulk-09999"]').waitFor();
-    const sorted = [...frames].sort((a, b) => a - b);
-    const p90 = sorted[Math.floor(sorted.length * 0.9)] ?? 0;
-    // Headless Chromium on a shared 2-CPU machine: a loose bound on frames; the bounded row count above is the real proof.
-    expect(p90).toBeLessThan(250);
     expect(await page.locator('tbody tr[data-row-id]').count()).toBeLessThan(100);
     await context.close();
   });

@@ -142,7 +142,7 @@ describe('every page, by address, for every role (issue 18)', () => {
   const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
 
   /** The address of every page, filled with the demo's evening-news account, London site and its edge server. */
-  const pageAddresses = async () => {
+  const readPageAddresses = async () => {
     const { context, page } = await newPage(setup.browser);
     const base = setup.server.url;
     await signIn(page, base, 'admin', E2E_ADMIN_PASSWORD);
@@ -186,9 +186,13 @@ describe('every page, by address, for every role (issue 18)', () => {
     });
   };
 
+  /** Read once, by the first role's test. */
+  let pageAddresses: ReturnType<typeof readPageAddresses> | undefined;
+
   for (const expectation of ROLES) {
     it(`shows a ${expectation.role} only what the role may use`, { timeout: 300_000 }, async () => {
-      const addressesOf = await pageAddresses();
+      pageAddresses ??= readPageAddresses();
+      const addressesOf = await pageAddresses;
       const names = new Map<string, PageName>();
       const visits: PageVisit[] = await visitAsRole(
         setup,

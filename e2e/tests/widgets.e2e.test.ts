@@ -100,6 +100,8 @@ describe('shared widgets', () => {
     page.on('console', (message) => {
       if (message.type() === 'warning') warnings.push(message.text());
     });
+    // The page's clock runs as usual until the test moves it past a toast's life below.
+    await page.clock.install();
     // A media bank without its folder graphic.
     const original = await (await fetch(`${base}${MEDIA_BANK}`)).text();
     await page.route(`**${MEDIA_BANK}`, (route) =>
@@ -120,7 +122,9 @@ describe('shared widgets', () => {
     await expect.poll(() => page.locator('[data-icon-fallback="media#folder"]').count()).toBeGreaterThan(1);
     await screenshot(page, 'widgets-unknown-icon');
     // Never removed: still there after the 10 s an alert toast lasts, raised and logged once for every icon.
-    await page.waitForTimeout(11_000);
+    await page.clock.fastForward(11_000);
+    // …and past the closing transition a removed toast would go through.
+    await page.clock.fastForward(1_000);
     expect(await alert.count()).toBe(1);
     expect(await alert.textContent()).not.toContain('×');
     expect(warnings.filter((text) => text.includes("'folder'"))).toHaveLength(1);
