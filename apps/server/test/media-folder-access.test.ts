@@ -1,14 +1,10 @@
-import { Readable } from 'node:stream';
 import { type EdlSource, editorNodeId, type NodeDetails, type PlayerMediaInfo } from '@media/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDL_FOREIGN_MEDIA } from '../src/modules/nodes/creation.ts';
-import { addLiveSegment } from '../src/modules/nodes/live.ts';
 import { publishButtons, publishes } from '../src/modules/publishing/tables.ts';
-import { makeMediaRow, makeNodeRow, makeThumbRow } from '../src/seed/node-factories.ts';
 import { buildTestApp, type ErrorBody, type TestApp, type TestClient, testDriver } from './harness.ts';
-import { makeNodesWorld, type NodesWorld, postNodes, smallJpeg, VERSION_HEADERS } from './nodes-world.ts';
-
-const SRT = '1\n00:00:00,500 --> 00:00:01,300\nSEALED\n';
+import { EVIDENCE_BYTES, makeHiddenVault, VAULT_SUBTITLES } from './hidden-vault.ts';
+import { makeNodesWorld, type NodesWorld, postNodes, VERSION_HEADERS } from './nodes-world.ts';
 
 /**
  * Issue 30 item 3, "Folder permissions end at the tree": a folder that gives a role `none` hides its nodes
@@ -20,139 +16,13 @@ const SRT = '1\n00:00:00,500 --> 00:00:01,300\nSEALED\n';
 describe(`media of folders hidden from a role (${testDriver()})`, () => {
   let t: TestApp;
   let w: NodesWorld;
-  const ids = { evidence: 0, thumb: 0, live: 0, cut: 0, shared: 0, montage: 0, evidenceNode: 0 };
-  const evidenceBytes = Buffer.from(Array.from({ length: 2048 }, (_, index) => (index * 7) % 256));
-  const cutBytes = Buffer.from('rendered cut of the evidence');
+  let ids: Awaited<ReturnType<typeof makeHiddenVault>>['ids'];
   let evidenceJpeg: Buffer;
-
-  const store = async (key: string, content: Buffer) => {
-    await t.ctx.storage.putStream(key, Readable.from([content]));
-    return key;
-  };
 
   beforeAll(async () => {
     t = await buildTestApp();
     w = await makeNodesWorld(t);
-    const { db } = t.ctx;
-    const accountId = w.account.id;
-    // /Vault hides itself and everything below from Viewers, Editors and Loggers; the Account Manager role
-    // and those who manage the account as themselves are not limited by it.
-    await makeNodeRow(db, {
-      accountId,
-      name: 'Vault',
-      permissions: [
-        { roleId: w.roles.viewer.id, access: 'none' },
-        { roleId: w.roles.editor.id, access: 'none' },
-        { roleId: w.roles.logger.id, access: 'none' },
-      ],
-    });
-    await makeNodeRow(db, { accountId, parentPath: '/Vault', name: 'Deep' });
-    evidenceJpeg = await smallJpeg({ r: 10, g: 10, b: 200 });
-    const thumb = await makeThumbRow(db, {
-      accountId,
-      storagePath: await store(`thumbs/${accountId}/evidence.jpg`, evidenceJpeg),
-    });
-    const evidence = await makeMediaRow(db, {
-      accountId,
-      name: 'Evidence',
-      storagePath: await store(`media/${accountId}/evidence.mp4`, evidenceBytes),
-      contentType: 'video/mp4',
-      duration: 2,
-      width: 160,
-      height: 90,
-      fps: 25,
-      size: evidenceBytes.length,
-    });
-    const evidenceNode = await makeNodeRow(db, {
-      accountId,
-      parentPath: '/Vault/Deep',
-      name: 'Evidence',
-      type: 'source',
-      mediaId: evidence.id,
-      thumbId: thumb.id,
-    });
-    const live = await makeMediaRow(db, { accountId, name: 'Hearing', type: 'lifestream' });
-    await makeNodeRow(db, {
-      accountId,
-      parentPath: '/Vault',
-      name: 'Hearing',
-      type: 'source',
-      mediaId: live.id,
-    });
-    await addLiveSegment(t.ctx, {
-      mediaId: live.id,
-      accountId,
-      sequence: 0,
-      duration: 2,
-      discontinuity: false,
-      stream: Readable.from([Buffer.from('segment bytes')]),
-    });
-    const cut = await makeMediaRow(db, {
-      accountId,
-      name: 'Cut',
-      type: 'edl',
-      edl: { fps: 25, events: [{ mediaId: evidence.id, inFrame: 0, outFrame: 25 }] },
-      storagePath: await store(`media/${accountId}/cut.mp4`, cutBytes),
-      contentType: 'video/mp4',
-      fps: 25,
-      duration: 1,
-    });
-    await makeNodeRow(db, { accountId, parentPath: '/Vault', name: 'Cut', type: 'edl', mediaId: cut.id });
-    // A media shown both in the vault and, as a copy, in /News: the copy shows it to viewers.
-    const shared = await makeMediaRow(db, { accountId, name: 'Shared' });
-    await makeNodeRow(db, {
-      accountId,
-      parentPath: '/Vault',
-      name: 'Shared',
-      type: 'source',
-      mediaId: shared.id,
-      metadata: { location: 'Safe house' },
-    });
-    await makeNodeRow(db, {
-      accountId,
-      parentPath: '/News',
-      name: 'Shared',
-      type: 'source',
-      mediaId: shared.id,
-      metadata: { location: 'Newsroom' },
-    });
-    // A clip in /News (seen by all) made by someone who sees the vault, of Clip A and of the evidence.
-    const montage = await makeMediaRow(db, {
-      accountId,
-      name: 'Montage',
-      type: 'edl',
-      edl: {
-        fps: 25,
-        events: [
-          { mediaId: w.clipMedia.id, inFrame: 0, outFrame: 10 },
-          { mediaId: evidence.id, inFrame: 0, outFrame: 10 },
-        ],
-      },
-      fps: 25,
-    });
-    await makeNodeRow(db, {
-      accountId,
-      parentPath: '/News',
-      name: 'Montage',
-      type: 'edl',
-      mediaId: montage.id,
-    });
-    Object.assign(ids, {
-      evidence: evidence.id,
-      thumb: thumb.id,
-      live: live.id,
-      cut: cut.id,
-      shared: shared.id,
-      montage: montage.id,
-      evidenceNode: evidenceNode.id,
-    });
-    const subtitles = await w.admin.client.request({
-      method: 'PUT',
-      url: `/api/media/${evidence.id}/subtitles/en`,
-      body: SRT,
-      headers: { 'content-type': 'application/x-subrip' },
-    });
-    expect(subtitles.status).toBe(200);
+    ({ ids, evidenceJpeg } = await makeHiddenVault(t, w));
   });
   afterAll(() => t.close());
 
@@ -270,7 +140,7 @@ describe(`media of folders hidden from a role (${testDriver()})`, () => {
       range: 'bytes=0-9',
     });
     expect(content.status).toBe(206);
-    expect(content.raw.rawPayload.equals(evidenceBytes.subarray(0, 10))).toBe(true);
+    expect(content.raw.rawPayload.equals(EVIDENCE_BYTES.subarray(0, 10))).toBe(true);
     const thumb = await w.siteManager.client.get(`/api/thumbs/${ids.thumb}/image.jpg`);
     expect(thumb.raw.rawPayload.equals(evidenceJpeg)).toBe(true);
     // The Viewer role's none on /Secret does not hide it from Editors.
@@ -286,7 +156,7 @@ describe(`media of folders hidden from a role (${testDriver()})`, () => {
       client.request({
         method,
         url: `/api/media/${ids.evidence}/subtitles/en`,
-        body: method === 'PUT' ? SRT : undefined,
+        body: method === 'PUT' ? VAULT_SUBTITLES : undefined,
         headers: { 'content-type': 'application/x-subrip' },
       });
     // Loggers may attach subtitles where they see the media; in the vault they see nothing.
