@@ -44,6 +44,47 @@ export const measureSignInBundle = () => measureEntryWith(['features/auth/SignIn
 /** What the first signed-in page needs: the entry, the frame and the home page. */
 export const measureSignedInHome = () => measureEntryWith(['app/Shell.tsx', 'app/HomePage.tsx']);
 
+/**
+ * The round of requests in which a page asks for each script, from Vite's manifest: the scripts it had
+ * before (`loaded`, file names under assets/) are round 0; a chunk another imports statically comes in the
+ * same round (Vite's preload helper fetches a lazy chunk with all it imports at once); a chunk another
+ * imports lazily (import()) comes one round after it. Answers the round of each of `requested`.
+ */
+export const requestRounds = (loaded, requested) => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
+  const keyOf = new Map(Object.entries(manifest).map(([key, chunk]) => [chunk.file, key]));
+  const round = new Map();
+  const queue = [];
+  for (const file of loaded) {
+    const key = keyOf.get(file);
+    if (key !== undefined) {
+      round.set(key, 0);
+      queue.push(key);
+    }
+  }
+  // Shortest rounds first (0–1 breadth-first: a static import costs nothing, a lazy one a round).
+  while (queue.length > 0) {
+    queue.sort((a, b) => round.get(a) - round.get(b));
+    const key = queue.shift();
+    const chunk = manifest[key];
+    const here = round.get(key);
+    for (const [targets, cost] of [
+      [chunk.imports ?? [], 0],
+      [chunk.dynamicImports ?? [], 1],
+    ])
+      for (const target of targets) {
+        const next = here + cost;
+        if (!manifest[target] || (round.get(target) ?? Number.POSITIVE_INFINITY) <= next) continue;
+        round.set(target, next);
+        queue.push(target);
+      }
+  }
+  return requested.map((file) => {
+    const key = keyOf.get(file);
+    return { file, source: key, round: key === undefined ? undefined : round.get(key) };
+  });
+};
+
 if (process.argv[1] === import.meta.filename) {
   const { total, files } = measureSignInBundle();
   for (const { file, gzipped } of files)
