@@ -38,6 +38,11 @@ const keepTicking = (agent: EdgeAgent) => {
 };
 
 const SCHEDULE_AHEAD_MS = 20_000;
+/**
+ * Across a restart the schedule's time must come after the second server is up and its agent polls: a
+ * spawned server took over 20 s to start on a loaded CI run (2026-11-29, the schedule then failed as missed).
+ */
+const RESTART_SCHEDULE_AHEAD_MS = 45_000;
 const SCHEDULE_SECONDS = 6;
 /**
  * How far a recording's length may be from the schedule's. The agent's ffmpeg records at most the time left
@@ -177,7 +182,7 @@ describe(`a stream schedule across a server restart (${testDriver()})`, () => {
       (item) => item.endpointId === endpointId && item.status === 'actionRequired',
     );
     if (!waiting) throw new Error('no item waits for Start');
-    const start = new Date(Date.now() + SCHEDULE_AHEAD_MS);
+    const start = new Date(Date.now() + RESTART_SCHEDULE_AHEAD_MS);
     const made = await fetch(`${first.base}/api/ingestQueueItems/${waiting.id}`, {
       method: 'POST',
       headers: {
