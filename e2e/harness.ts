@@ -12,11 +12,12 @@ import {
   type Page,
 } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
-import { E2E_ADMIN_PASSWORD } from './data-template.ts';
+import { SERVER_BUNDLE } from '../scripts/build-server.mjs';
+import { E2E_ADMIN_PASSWORD, E2E_DEMO_PASSWORD } from './data-template.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const SCREENSHOTS = path.join(root, 'e2e/screenshots');
-export { E2E_ADMIN_PASSWORD };
+export { E2E_ADMIN_PASSWORD, E2E_DEMO_PASSWORD };
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -44,25 +45,29 @@ export type RunningServer = { url: string; dataDir: string; output: () => string
 
 /**
  * A fresh DATA_DIR: a copy of the run's migrated one (data-template.ts), so that a server's start does not
- * repeat initdb and the migrations (empty when the run has no template).
+ * repeat initdb and the migrations (empty when the run has no template); with the demo data set loaded for a
+ * server started with it (SEED_DEMO=1, and DEMO_PASSWORD unset or E2E_DEMO_PASSWORD).
  */
-const freshDataDir = () => {
+const freshDataDir = (env: Record<string, string> = {}) => {
   fs.mkdirSync(path.join(root, 'e2e/.tmp'), { recursive: true });
   const dataDir = fs.mkdtempSync(path.join(root, 'e2e/.tmp/data-'));
-  const template = inject('e2eDataTemplate');
+  const withDemo =
+    env.SEED_DEMO === '1' && (env.DEMO_PASSWORD === undefined || env.DEMO_PASSWORD === E2E_DEMO_PASSWORD);
+  const template = inject(withDemo ? 'e2eDemoDataTemplate' : 'e2eDataTemplate');
   if (template) fs.cpSync(template, dataDir, { recursive: true });
   return dataDir;
 };
 
-/** Starts the server the `npm start` way (built web app, embedded database) on a fresh DATA_DIR. */
+/** Starts the server the `npm start` way (built web app and server, embedded database) on a fresh DATA_DIR. */
 export const startServer = async (
   env: Record<string, string> = {},
   existingDataDir?: string,
 ): Promise<RunningServer> => {
-  const dataDir = existingDataDir ?? freshDataDir();
+  const dataDir = existingDataDir ?? freshDataDir(env);
   const port = await freePort();
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+  // The server's build, as `npm start` runs it (data-template.ts builds it when stale).
+  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', SERVER_BUNDLE], {
     cwd: root,
     env: {
       ...process.env,

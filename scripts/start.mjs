@@ -1,10 +1,12 @@
-// `npm start`: build the web app when its build is missing or older than its sources, then run the server.
+// `npm start`: build the web app and the server (scripts/build-server.mjs) when a build is missing or older
+// than its sources, then run the server's build.
 // package.json runs this with `exec`, so that npm's shell is replaced by it: a SIGTERM or SIGINT that npm
 // passes on reaches this process, which passes it on to the server (a shell would die and leave both running).
 // With WEB_DIST set the server serves that build, and none is made here.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildServer, SERVER_BUNDLE, serverBundleIsStale } from './build-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const webDir = path.join(root, 'apps/web');
@@ -31,7 +33,13 @@ if (!process.env.WEB_DIST && webBuildIsStale()) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/server.ts')], {
+if (serverBundleIsStale()) {
+  console.log('Building the server…');
+  await buildServer();
+}
+
+// Errors' stacks name the TypeScript sources (the bundle's source map).
+const server = spawn(process.execPath, ['--enable-source-maps', SERVER_BUNDLE], {
   cwd: root,
   stdio: 'inherit',
   env: process.env,

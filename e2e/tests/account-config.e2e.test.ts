@@ -7,17 +7,15 @@ import {
 } from '@media/contract';
 import { describe, expect, it } from 'vitest';
 import { apiGet } from '../api.ts';
-import { choose, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
-
-const DEMO_PASSWORD = 'Demo-Passw0rd-config';
+import { choose, E2E_DEMO_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
 
 describe('account configuration sections', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
   it('edits ingest formats, extra data, keyboard expansion maps and key shortcuts of an account', async () => {
     const { context, page } = await newPage(setup.browser);
     const base = setup.server.url;
-    await signIn(page, base, 'london.manager', DEMO_PASSWORD);
+    await signIn(page, base, 'london.manager', E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     // The start page shows the accounts of the site and the site itself.
     await expect.poll(() => page.getByTestId('home-account').count()).toBe(2);
@@ -132,7 +130,7 @@ describe('account configuration sections', () => {
 
   it('shows an editor the formats, maps and shortcuts read-only and no extra data', async () => {
     const { context, page } = await newPage(setup.browser);
-    await signIn(page, setup.server.url, 'evening-news.editor', DEMO_PASSWORD);
+    await signIn(page, setup.server.url, 'evening-news.editor', E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     await page.goto(`${setup.server.url}/accounts/evening-news/`);
     await page.getByRole('heading', { name: 'Key shortcuts' }).waitFor();
@@ -179,7 +177,7 @@ describe('account configuration sections', () => {
   it('makes a site custom metadata columns, refusing incomplete and duplicated lists, and its accounts inherit them', async () => {
     const { context, page } = await newPage(setup.browser);
     const base = setup.server.url;
-    await signIn(page, base, 'london.manager', DEMO_PASSWORD);
+    await signIn(page, base, 'london.manager', E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     const account = await apiGet<{ siteId: number }>(context, `${base}/api/accounts/byName/sports-desk`);
     await page.goto(`${base}/site/${account.siteId}/`);

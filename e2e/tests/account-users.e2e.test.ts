@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { apiGet, csrf } from '../api.ts';
 import {
   E2E_ADMIN_PASSWORD,
+  E2E_DEMO_PASSWORD,
   newPage,
   screenshot,
   screenshots,
@@ -11,15 +12,17 @@ import {
   useServerAndBrowser,
 } from '../harness.ts';
 
-const DEMO_PASSWORD = 'Demo-Passw0rd-1';
-
-const signedIn = async (page: Page, url: string, username: string, password = DEMO_PASSWORD) => {
+const signedIn = async (page: Page, url: string, username: string, password = E2E_DEMO_PASSWORD) => {
   await signIn(page, url, username, password);
   await page.getByTestId('signed-in-user').waitFor();
 };
 
 describe('account users, invites, sessions, managers and the users CSV import', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD, PUBLIC_URL: 'http://public.example' });
+  const setup = useServerAndBrowser({
+    SEED_DEMO: '1',
+    DEMO_PASSWORD: E2E_DEMO_PASSWORD,
+    PUBLIC_URL: 'http://public.example',
+  });
 
   it('imports users from a CSV file through every dialog', async () => {
     const { context, page } = await newPage(setup.browser);

@@ -15,14 +15,13 @@ import { describe, expect, it } from 'vitest';
 import {
   choose,
   E2E_ADMIN_PASSWORD,
+  E2E_DEMO_PASSWORD,
   newPage,
   screenshot,
   screenshots,
   signIn,
   useServerAndBrowser,
 } from '../harness.ts';
-
-const DEMO_PASSWORD = 'Demo-Passw0rd-accounts';
 
 type Account = {
   id: number;
@@ -52,7 +51,7 @@ const api = (context: BrowserContext, baseUrl: string) => {
 };
 
 describe('accounts and organisation pages', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
   it('lists accounts, then edits and saves both forms of an account with the spec messages', async () => {
     const { context, page } = await newPage(setup.browser);
@@ -171,7 +170,7 @@ describe('accounts and organisation pages', () => {
     );
 
     const { context, page } = await newPage(setup.browser);
-    await signIn(page, setup.server.url, 'archive.manager', DEMO_PASSWORD);
+    await signIn(page, setup.server.url, 'archive.manager', E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     const polling = page.waitForRequest(/\/api\/events\/[^/]+\/longpoll/);
     await page.goto(`${setup.server.url}/accounts/archive/`);
@@ -203,7 +202,7 @@ describe('accounts and organisation pages', () => {
 
     // A user of the account sees its settings, read-only, with no way to save.
     const viewer = await newPage(setup.browser);
-    await signIn(viewer.page, setup.server.url, 'archive.viewer', DEMO_PASSWORD);
+    await signIn(viewer.page, setup.server.url, 'archive.viewer', E2E_DEMO_PASSWORD);
     await viewer.page.getByTestId('signed-in-user').waitFor();
     await viewer.page.goto(`${setup.server.url}/accounts/archive/`);
     await viewer.page.getByText('only its managers can change them').waitFor();
@@ -239,7 +238,7 @@ describe('accounts and organisation pages', () => {
     await dialog.getByText('is reserved for you').waitFor();
     await screenshots(page, 'account-clone-reserved');
     const someoneElse = await newPage(setup.browser);
-    await signIn(someoneElse.page, setup.server.url, 'london.manager', DEMO_PASSWORD);
+    await signIn(someoneElse.page, setup.server.url, 'london.manager', E2E_DEMO_PASSWORD);
     await someoneElse.page.getByTestId('signed-in-user').waitFor();
     const other = api(someoneElse.context, setup.server.url);
     const held = await other.post('/api/accounts', {

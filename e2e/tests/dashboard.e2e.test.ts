@@ -8,16 +8,21 @@ import {
 } from '@media/contract';
 import { describe, expect, it } from 'vitest';
 import { apiGet, closeNotifications } from '../api.ts';
-import { E2E_ADMIN_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
-
-const DEMO_PASSWORD = 'Demo-Passw0rd-dashboard';
+import {
+  E2E_ADMIN_PASSWORD,
+  E2E_DEMO_PASSWORD,
+  newPage,
+  screenshots,
+  signIn,
+  useServerAndBrowser,
+} from '../harness.ts';
 
 /**
  * The diagnostic page and the account dashboard (issue 14 item 6; spec2 §1, spec3 §2 page areas): what an
  * operator checks first, and an account's media, queue, storage and recent activity, on the demo data.
  */
 describe('diagnostic page and account dashboard', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
   it('shows an administrator versions, timed checks, jobs, storage and edge servers, and refreshes', async () => {
     const { context, page } = await newPage(setup.browser);
@@ -98,7 +103,7 @@ describe('diagnostic page and account dashboard', () => {
   it("shows an account manager the account's media, storage, queue and recent activity", async () => {
     const { context, page } = await newPage(setup.browser);
     const base = setup.server.url;
-    await signIn(page, base, 'evening-news.manager', DEMO_PASSWORD);
+    await signIn(page, base, 'evening-news.manager', E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     // Not an administrator: no diagnostics in the navigation, and the page says it is not allowed.
     expect(await page.getByRole('link', { name: 'Diagnostics' }).count()).toBe(0);
@@ -161,7 +166,7 @@ describe('diagnostic page and account dashboard', () => {
   it('shows an editor the media but not the ingest queue', async () => {
     const { context, page } = await newPage(setup.browser);
     const base = setup.server.url;
-    await signIn(page, base, 'evening-news.editor', DEMO_PASSWORD);
+    await signIn(page, base, 'evening-news.editor', E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     await page.goto(`${base}/accounts/evening-news/dashboard`);
     await page.getByRole('table', { name: 'Media by type' }).waitFor();

@@ -10,6 +10,7 @@ import { apiGet, closeNotifications, csrf } from '../api.ts';
 import {
   choose,
   E2E_ADMIN_PASSWORD,
+  E2E_DEMO_PASSWORD,
   newPage,
   SCREENSHOTS,
   screenshots,
@@ -17,10 +18,8 @@ import {
   useServerAndBrowser,
 } from '../harness.ts';
 
-const DEMO_PASSWORD = 'Demo-Passw0rd-edge';
-
 describe('edge servers, services and endpoints pages', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
   it('creates, renames, configures and deletes an edge server with a service and an endpoint', async () => {
     const { context, page } = await newPage(setup.browser);
@@ -267,7 +266,7 @@ describe('edge servers, services and endpoints pages', () => {
   it("offers an account's user who is not its manager only '** An account manager must set **' as arrivals folder", async () => {
     const { context, page } = await newPage(setup.browser);
     const base = setup.server.url;
-    await signIn(page, base, 'evening-news.editor', DEMO_PASSWORD);
+    await signIn(page, base, 'evening-news.editor', E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     const me = await apiGet<{ id: number }>(context, `${base}/api/me`);
     const created = await context.request.post(`${base}/api/users/${me.id}/edgeServers`, {
@@ -300,7 +299,7 @@ describe('edge servers, services and endpoints pages', () => {
   it("shows a site's edge servers to its manager, with the site context on their pages", async () => {
     const { context, page } = await newPage(setup.browser);
     const base = setup.server.url;
-    await signIn(page, base, 'london.manager', DEMO_PASSWORD);
+    await signIn(page, base, 'london.manager', E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
     await nav.getByRole('link', { name: 'Edge servers' }).waitFor();

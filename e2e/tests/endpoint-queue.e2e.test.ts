@@ -2,12 +2,20 @@ import type { Endpoint, IngestQueueItem, Service, ServiceGroup, ServiceType } fr
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiGet, csrf } from '../api.ts';
-import { choose, E2E_ADMIN_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
+import {
+  choose,
+  E2E_ADMIN_PASSWORD,
+  E2E_DEMO_PASSWORD,
+  newPage,
+  screenshots,
+  signIn,
+  useServerAndBrowser,
+} from '../harness.ts';
 
 const row = (page: Page, id: number) => page.locator(`tr[data-row-id="${id}"]`);
 
 describe("an endpoint's ingest queue, and a new service's fail-over group", () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: 'Demo-Passw0rd-endpoint' });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
   it("opens an endpoint's queue from its card, and a change of one item shows without reading the list again", async () => {
     const { context, page } = await newPage(setup.browser);

@@ -4,9 +4,16 @@ import path from 'node:path';
 import type { IngestQueueItem } from '@media/contract';
 import { describe, expect, it } from 'vitest';
 import { apiGet } from '../api.ts';
-import { cutClip, newPage, playMuted, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
+import {
+  cutClip,
+  E2E_DEMO_PASSWORD,
+  newPage,
+  playMuted,
+  screenshot,
+  signIn,
+  useServerAndBrowser,
+} from '../harness.ts';
 
-const DEMO_PASSWORD = 'Demo-Passw0rd-flow';
 const ACCOUNT = 'evening-news';
 const FOLDER = `/${ACCOUNT}/Arrivals/Incoming rushes`;
 const CLIP = 'e2e-drop';
@@ -17,12 +24,12 @@ const CLIP = 'e2e-drop';
  * account's media tree, plays in the floating player, and a clip is cut from it.
  */
 describe('a dropped video becomes media one can play and clip', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD, LOCAL_EDGE: '1' });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD, LOCAL_EDGE: '1' });
 
   it('drop, watch the queue, open in the media manager, play, clip', async () => {
     const { context, page } = await newPage(setup.browser);
     const base = setup.server.url;
-    await signIn(page, base, `${ACCOUNT}.manager`, DEMO_PASSWORD);
+    await signIn(page, base, `${ACCOUNT}.manager`, E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     const account = await apiGet<{ id: number }>(context, `${base}/api/accounts/byName/${ACCOUNT}`);
     await page.goto(`${base}/accounts/${account.id}/ingestQueue`);

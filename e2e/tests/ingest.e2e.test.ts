@@ -9,9 +9,15 @@ import {
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiGet } from '../api.ts';
-import { choose, E2E_ADMIN_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
-
-const DEMO_PASSWORD = 'Demo-Passw0rd-ingest';
+import {
+  choose,
+  E2E_ADMIN_PASSWORD,
+  E2E_DEMO_PASSWORD,
+  newPage,
+  screenshots,
+  signIn,
+  useServerAndBrowser,
+} from '../harness.ts';
 
 /** The queue row of an item, by its id. */
 const row = (page: Page, id: number) => page.locator(`tr[data-row-id="${id}"]`);
@@ -23,12 +29,12 @@ const itemAction = async (page: Page, id: number, action: string) => {
 };
 
 describe('arrivals folders and the ingest queue', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
   it('creates, renames and deletes an arrivals folder, and works the queue of an account', async () => {
     const { context, page } = await newPage(setup.browser);
     const base = setup.server.url;
-    await signIn(page, base, 'evening-news.manager', DEMO_PASSWORD);
+    await signIn(page, base, 'evening-news.manager', E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     const account = await apiGet<{ id: number }>(context, `${base}/api/accounts/byName/evening-news`);
     const folders = () =>
@@ -273,7 +279,7 @@ describe('arrivals folders and the ingest queue', () => {
   it('tells a user who is not an account manager that the arrivals and the queue are not theirs', async () => {
     const { context, page } = await newPage(setup.browser);
     const base = setup.server.url;
-    await signIn(page, base, 'evening-news.editor', DEMO_PASSWORD);
+    await signIn(page, base, 'evening-news.editor', E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     const account = await apiGet<{ id: number }>(context, `${base}/api/accounts/byName/evening-news`);
     // The pages are the account managers' (issue 18): said so, without asking the server for what it refuses.

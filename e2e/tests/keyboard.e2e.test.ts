@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { E2E_ADMIN_PASSWORD, newPage, signIn, useServerAndBrowser } from '../harness.ts';
+import { E2E_ADMIN_PASSWORD, E2E_DEMO_PASSWORD, newPage, signIn, useServerAndBrowser } from '../harness.ts';
 
 /** Where the keyboard's focus is: inside the open dialog, and how it is drawn. */
 const focusState = (page: import('playwright-core').Page) =>
@@ -15,7 +15,7 @@ const focusState = (page: import('playwright-core').Page) =>
 
 /** Issue 18 item 8: the media manager without a mouse — focus drawn, a dialog keeps and returns it. */
 describe('keyboard use', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: 'Demo-Passw0rd-keys' });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
   it('draws the focus, keeps it inside a dialog and gives it back when the dialog closes', async () => {
     const { context, page } = await newPage(setup.browser);

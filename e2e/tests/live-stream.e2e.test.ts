@@ -5,6 +5,7 @@ import { apiGet, csrf } from '../api.ts';
 import {
   cutClip,
   E2E_ADMIN_PASSWORD,
+  E2E_DEMO_PASSWORD,
   newPage,
   playMuted,
   screenshot,
@@ -12,7 +13,6 @@ import {
   useServerAndBrowser,
 } from '../harness.ts';
 
-const DEMO_PASSWORD = 'Demo-Passw0rd-live';
 const ACCOUNT = 'evening-news';
 const ENDPOINT = 'Studio test pattern';
 
@@ -27,7 +27,7 @@ const itemAction = async (page: Page, id: number, action: string) => {
  * recording plays from the media tree, where a clip is cut from it.
  */
 describe('a live stream recorded, watched live, and clipped', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD, LOCAL_EDGE: '1' });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD, LOCAL_EDGE: '1' });
 
   it('start the test stream, monitor it live, stop it, play the recording, cut a clip', async () => {
     const { context, page } = await newPage(setup.browser);

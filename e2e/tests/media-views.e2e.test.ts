@@ -5,9 +5,14 @@ import { NODE_MESSAGES, newButtonBody, type Phase } from '@media/contract';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiGet, closeNotifications, csrf } from '../api.ts';
-import { E2E_ADMIN_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
-
-const DEMO_PASSWORD = 'Demo-Passw0rd-views';
+import {
+  E2E_ADMIN_PASSWORD,
+  E2E_DEMO_PASSWORD,
+  newPage,
+  screenshots,
+  signIn,
+  useServerAndBrowser,
+} from '../harness.ts';
 
 /** The children table's row of a node, by its path. */
 const row = (page: Page, path: string) => page.locator(`tr[data-row-id="${path}"]`);
@@ -40,7 +45,7 @@ const createExportButton = async (
 
 /** The media manager's other views and its Publish action, on the demo's evening-news account. */
 describe('media manager views and publishing', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
   it('shows a folder as a thumbnail grid: the List/Grid choice and the grid-only page', async () => {
     const { context, page } = await newPage(setup.browser);

@@ -8,9 +8,16 @@ import {
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiGet, closeNotifications, csrf } from '../api.ts';
-import { choose, E2E_ADMIN_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
+import {
+  choose,
+  E2E_ADMIN_PASSWORD,
+  E2E_DEMO_PASSWORD,
+  newPage,
+  screenshots,
+  signIn,
+  useServerAndBrowser,
+} from '../harness.ts';
 
-const DEMO_PASSWORD = 'Demo-Passw0rd-media';
 const ACCOUNT = 'e2e-media';
 const ROOT = `/${ACCOUNT}`;
 
@@ -55,7 +62,7 @@ const transfer = async (page: Page, into: string[], operation: 'Move' | 'Copy') 
 };
 
 describe('media manager', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
   it('builds folders, moves and copies, searches, edits metadata and hides a folder from a role', async () => {
     const { context, page } = await newPage(setup.browser);

@@ -5,17 +5,15 @@ import { LAYERS, METADATA_MESSAGES, MSG_GDPR_WARNING_TITLE } from '@media/contra
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { apiGet, closeNotifications, csrf } from '../api.ts';
-import { newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
-
-const DEMO_PASSWORD = 'Demo-Passw0rd-metadata';
+import { E2E_DEMO_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
 
 describe('metadata import and export of an account', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
   it('downloads xlsx and csv, imports an edited csv after a dry run, and says when nothing changes', async () => {
     const { context, page } = await newPage(setup.browser);
     const base = setup.server.url;
-    await signIn(page, base, 'london.manager', DEMO_PASSWORD);
+    await signIn(page, base, 'london.manager', E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     const account = await apiGet<{ id: number }>(context, `${base}/api/accounts/byName/evening-news`);
     // An editable column to change.

@@ -1,14 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { E2E_ADMIN_PASSWORD, newPage, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
-
-const DEMO_PASSWORD = 'Demo-Passw0rd-1';
+import {
+  E2E_ADMIN_PASSWORD,
+  E2E_DEMO_PASSWORD,
+  newPage,
+  screenshot,
+  signIn,
+  useServerAndBrowser,
+} from '../harness.ts';
 
 describe('notifications', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
   it('arrives live, is counted in its tab and is acknowledged', async () => {
     const user = await newPage(setup.browser);
-    await signIn(user.page, setup.server.url, 'archive.editor', DEMO_PASSWORD);
+    await signIn(user.page, setup.server.url, 'archive.editor', E2E_DEMO_PASSWORD);
     await user.page.getByTestId('signed-in-user').waitFor();
     const me = (await (await user.page.request.get(`${setup.server.url}/api/me`)).json()) as {
       results: { id: number };
@@ -48,7 +53,7 @@ describe('notifications', () => {
 
   it('turns email notifications on from the user settings', async () => {
     const { context, page } = await newPage(setup.browser);
-    await signIn(page, setup.server.url, 'archive.logger', DEMO_PASSWORD);
+    await signIn(page, setup.server.url, 'archive.logger', E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').click();
     const checkbox = page.getByLabel('Enable Email Notifications');
     await checkbox.waitFor();

@@ -6,7 +6,14 @@ import { newButtonBody, type Phase, PUBLISH_HELP_MESSAGES, type Publish } from '
 import { describe, expect, it } from 'vitest';
 import { startFakeGoogle } from '../../apps/server/test/fake-google.ts';
 import { apiGet, csrf } from '../api.ts';
-import { E2E_ADMIN_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
+import {
+  E2E_ADMIN_PASSWORD,
+  E2E_DEMO_PASSWORD,
+  newPage,
+  screenshots,
+  signIn,
+  useServerAndBrowser,
+} from '../harness.ts';
 
 // Google's side of the connection, on 127.0.0.1, before the server starts with its addresses.
 const google = await startFakeGoogle();
@@ -19,7 +26,7 @@ const google = await startFakeGoogle();
 describe('publish help', () => {
   const setup = useServerAndBrowser({
     SEED_DEMO: '1',
-    DEMO_PASSWORD: 'Demo-Passw0rd-help',
+    DEMO_PASSWORD: E2E_DEMO_PASSWORD,
     GOOGLE_CLIENT_ID: google.google.clientId,
     GOOGLE_CLIENT_SECRET: google.google.clientSecret,
     GOOGLE_AUTH_URL: google.google.authUrl,

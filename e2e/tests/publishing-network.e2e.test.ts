@@ -2,9 +2,15 @@ import { newButtonBody, PUBLISH_MESSAGES, type PublishButton } from '@media/cont
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiGet, csrf } from '../api.ts';
-import { E2E_ADMIN_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
+import {
+  E2E_ADMIN_PASSWORD,
+  E2E_DEMO_PASSWORD,
+  newPage,
+  screenshots,
+  signIn,
+  useServerAndBrowser,
+} from '../harness.ts';
 
-const DEMO_PASSWORD = 'Demo-Passw0rd-network';
 const ACCOUNT = 'e2e-network';
 
 const graphNode = (page: Page, id: number) => page.locator(`.react-flow__node[data-id="${id}"]`);
@@ -38,7 +44,7 @@ const addModule = async (page: Page, name: string) => {
 };
 
 describe('publishing network editor', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
   it('opens network mode by double-click and edits the network by dragging, the palette and the keyboard', async () => {
     const { context, page } = await newPage(setup.browser);

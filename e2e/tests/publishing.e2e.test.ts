@@ -2,9 +2,15 @@ import { newButtonBody, PUBLISH_MESSAGES } from '@media/contract';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { choose, E2E_ADMIN_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
-
-const DEMO_PASSWORD = 'Demo-Passw0rd-publishing';
+import {
+  choose,
+  E2E_ADMIN_PASSWORD,
+  E2E_DEMO_PASSWORD,
+  newPage,
+  screenshots,
+  signIn,
+  useServerAndBrowser,
+} from '../harness.ts';
 
 /** A PNG of noise (so it stays large, about 300 kB) to watch the upload's progress on a slowed link. */
 const noisyPng = () => {
@@ -19,7 +25,7 @@ const noisyPng = () => {
 const seeAlert = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor();
 
 describe('publishing buttons manager', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
   it('adds, fills, saves, renames, disables, edits in network mode, uploads an icon and deletes a button', async () => {
     const { context, page } = await newPage(setup.browser);
@@ -255,7 +261,7 @@ describe('publishing buttons manager', () => {
   it('shows a viewer the buttons they may use, read-only, and not the one hidden from their role', async () => {
     const { context, page } = await newPage(setup.browser);
     const base = setup.server.url;
-    await signIn(page, base, 'evening-news.viewer', DEMO_PASSWORD);
+    await signIn(page, base, 'evening-news.viewer', E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     await page.goto(`${base}/accounts/evening-news/publishing`);
     await page.getByTestId('publishing-read-only').waitFor();

@@ -1,23 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { newPage, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
+import { E2E_DEMO_PASSWORD, newPage, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
 
-const DEMO_PASSWORD = 'Demo-Passw0rd-1';
 const NEW_PASSWORD = 'Changed-Passw0rd-2';
 const USER = 'sports-desk.viewer';
 
 describe('re-login dialog', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
   it('opens when the session ends on the server, and the original call completes after the password', async () => {
     const a = await newPage(setup.browser);
-    await signIn(a.page, setup.server.url, USER, DEMO_PASSWORD);
+    await signIn(a.page, setup.server.url, USER, E2E_DEMO_PASSWORD);
     await a.page.getByTestId('signed-in-user').waitFor();
 
     // A second browser changes the password, which ends every other session of the user.
     const b = await newPage(setup.browser);
-    await signIn(b.page, setup.server.url, USER, DEMO_PASSWORD);
+    await signIn(b.page, setup.server.url, USER, E2E_DEMO_PASSWORD);
     await b.page.getByTestId('signed-in-user').click();
-    await b.page.getByLabel(/^Current password/).fill(DEMO_PASSWORD);
+    await b.page.getByLabel(/^Current password/).fill(E2E_DEMO_PASSWORD);
     await b.page.getByLabel(/^New password/).fill(NEW_PASSWORD);
     await b.page.getByLabel(/^Confirm new password/).fill(NEW_PASSWORD);
     await b.page.getByRole('button', { name: 'Change password' }).click();

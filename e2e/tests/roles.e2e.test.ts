@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiGet } from '../api.ts';
-import { E2E_ADMIN_PASSWORD, newPage, signIn, useServerAndBrowser } from '../harness.ts';
+import { E2E_ADMIN_PASSWORD, E2E_DEMO_PASSWORD, newPage, signIn, useServerAndBrowser } from '../harness.ts';
 import { type PageVisit, visitAsRole, writeControls } from '../roles.ts';
-
-const DEMO_PASSWORD = 'Demo-Passw0rd-roles';
 
 type Id = { id: number };
 
@@ -71,7 +69,7 @@ const ROLES: RoleExpectation[] = [
   {
     role: 'site manager',
     username: 'london.manager',
-    password: DEMO_PASSWORD,
+    password: E2E_DEMO_PASSWORD,
     notForRole: CLOUD_PAGES,
     writes: PAGES.filter((page) => !['home', 'otherSettings', 'dashboard', ...CLOUD_PAGES].includes(page)),
     // Sites of another site, site groups and resellers are their managers'.
@@ -80,7 +78,7 @@ const ROLES: RoleExpectation[] = [
   {
     role: 'account manager',
     username: 'evening-news.manager',
-    password: DEMO_PASSWORD,
+    password: E2E_DEMO_PASSWORD,
     notForRole: [...CLOUD_PAGES, 'organisation', 'sitePublishing', ...LONDON_EDGE_PAGES],
     writes: [
       'ownSettings',
@@ -105,7 +103,7 @@ const ROLES: RoleExpectation[] = [
   {
     role: 'editor',
     username: 'evening-news.editor',
-    password: DEMO_PASSWORD,
+    password: E2E_DEMO_PASSWORD,
     notForRole: [
       ...CLOUD_PAGES,
       'organisation',
@@ -119,7 +117,7 @@ const ROLES: RoleExpectation[] = [
   {
     role: 'viewer',
     username: 'evening-news.viewer',
-    password: DEMO_PASSWORD,
+    password: E2E_DEMO_PASSWORD,
     notForRole: [
       ...CLOUD_PAGES,
       'organisation',
@@ -139,7 +137,7 @@ const ROLES: RoleExpectation[] = [
 const PRESCRIBED_REFUSALS = [/^GET \/api\/accounts\/\d+\/arrivalsFolders 403$/];
 
 describe('every page, by address, for every role (issue 18)', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
   /** The address of every page, filled with the demo's evening-news account, London site and its edge server. */
   const readPageAddresses = async () => {

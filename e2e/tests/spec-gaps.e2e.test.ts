@@ -2,9 +2,7 @@ import { MSG_USER_SEARCH_FAILED } from '@media/contract';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiGet } from '../api.ts';
-import { E2E_ADMIN_PASSWORD, newPage, signIn, useServerAndBrowser } from '../harness.ts';
-
-const DEMO_PASSWORD = 'Demo-Passw0rd-gaps';
+import { E2E_ADMIN_PASSWORD, E2E_DEMO_PASSWORD, newPage, signIn, useServerAndBrowser } from '../harness.ts';
 
 /** Presses on `from`, moves in steps past the drag threshold (100 ms, 5 px) to `to`, and lets go. */
 const dragOver = async (page: Page, from: Locator, to: Locator) => {
@@ -25,7 +23,7 @@ const dragOver = async (page: Page, from: Locator, to: Locator) => {
 };
 
 describe('spec1 details: drag selection, failed loads and searches', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
   it('selects media and queue items by drawing a rectangle over their rows', async () => {
     const { context, page } = await newPage(setup.browser);

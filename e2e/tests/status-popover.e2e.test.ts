@@ -7,21 +7,19 @@ import {
 } from '@media/contract';
 import { describe, expect, it } from 'vitest';
 import { apiGet, csrf } from '../api.ts';
-import { newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
-
-const DEMO_PASSWORD = 'Demo-Passw0rd-status';
+import { E2E_DEMO_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
 
 /**
  * The shell's status popover (spec1 §2/§4, spec2 §2; issue 13): what agents reported about the edge
  * servers, services and endpoints of the page's account, problems first, kept live.
  */
 describe('status popover', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD, LOCAL_EDGE: '1' });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD, LOCAL_EDGE: '1' });
 
   it("shows an account's problems, everything on Show all, nested, and says when a fetch fails", async () => {
     const { context, page } = await newPage(setup.browser);
     const base = setup.server.url;
-    await signIn(page, base, 'evening-news.manager', DEMO_PASSWORD);
+    await signIn(page, base, 'evening-news.manager', E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     const account = await apiGet<{ id: number }>(context, `${base}/api/accounts/byName/evening-news`);
     const items = await apiGet<StatusItem[]>(context, `${base}/api/accounts/${account.id}/status`);
@@ -175,7 +173,7 @@ describe('status popover', () => {
   it('shows no status button to users who do not manage the account', async () => {
     const { context, page } = await newPage(setup.browser);
     const base = setup.server.url;
-    await signIn(page, base, 'evening-news.editor', DEMO_PASSWORD);
+    await signIn(page, base, 'evening-news.editor', E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     // The account says who manages it: others get no button, and the status is not asked for (issue 18).
     const asked: string[] = [];

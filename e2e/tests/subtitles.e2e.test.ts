@@ -1,14 +1,20 @@
 import { SUBTITLE_MESSAGES } from '@media/contract';
 import { describe, expect, it } from 'vitest';
 import { closeNotifications } from '../api.ts';
-import { E2E_ADMIN_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
+import {
+  E2E_ADMIN_PASSWORD,
+  E2E_DEMO_PASSWORD,
+  newPage,
+  screenshots,
+  signIn,
+  useServerAndBrowser,
+} from '../harness.ts';
 
-const DEMO_PASSWORD = 'Demo-Passw0rd-subtitles';
 const SRT = '1\n00:00:00,500 --> 00:00:02,000\nGood evening\n';
 
 /** A media node's subtitles, in its metadata panel: upload a file per language, remove it. */
 describe('subtitles of a media node', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
   it('uploads English subtitles to a node, refuses a file that is not subtitles, and removes them', async () => {
     const { context, page } = await newPage(setup.browser);

@@ -3,18 +3,28 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { defaultUploadLocation, MSG_METADATA_MAPPING_TARGET } from '@media/contract';
 import { describe, expect, it } from 'vitest';
-import { newPage, playMuted, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
+import {
+  E2E_DEMO_PASSWORD,
+  newPage,
+  playMuted,
+  screenshots,
+  signIn,
+  useServerAndBrowser,
+} from '../harness.ts';
 
-const DEMO_PASSWORD = 'Demo-Passw0rd-uploads';
 const MAX_BYTES = 400_000;
 
 describe('web upload and metadata upload pages', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD, UPLOAD_MAX_BYTES: String(MAX_BYTES) });
+  const setup = useServerAndBrowser({
+    SEED_DEMO: '1',
+    DEMO_PASSWORD: E2E_DEMO_PASSWORD,
+    UPLOAD_MAX_BYTES: String(MAX_BYTES),
+  });
 
   it('uploads media one file at a time with its name and options, shows refusals and failures, and lists them', async () => {
     const { context, page } = await newPage(setup.browser);
     const base = setup.server.url;
-    await signIn(page, base, 'evening-news.editor', DEMO_PASSWORD);
+    await signIn(page, base, 'evening-news.editor', E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     await page.goto(`${base}/accounts/evening-news/`);
     await page.getByRole('link', { name: 'Web upload' }).click();
@@ -105,7 +115,7 @@ describe('web upload and metadata upload pages', () => {
   it('uploads metadata mapping files for a manager, and keeps others out', async () => {
     const { context, page } = await newPage(setup.browser);
     const base = setup.server.url;
-    await signIn(page, base, 'evening-news.manager', DEMO_PASSWORD);
+    await signIn(page, base, 'evening-news.manager', E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     await page.goto(`${base}/accounts/evening-news/`);
     await page.getByRole('link', { name: 'Metadata upload' }).click();
@@ -130,7 +140,7 @@ describe('web upload and metadata upload pages', () => {
     await context.close();
 
     const editor = await newPage(setup.browser);
-    await signIn(editor.page, base, 'evening-news.editor', DEMO_PASSWORD);
+    await signIn(editor.page, base, 'evening-news.editor', E2E_DEMO_PASSWORD);
     await editor.page.getByTestId('signed-in-user').waitFor();
     await editor.page.goto(`${base}/accounts/evening-news/`);
     await editor.page.getByRole('link', { name: 'Web upload' }).waitFor();

@@ -3,7 +3,15 @@ import path from 'node:path';
 import { MSG_FIELD_REQUIRED_EMPTY } from '@media/contract';
 import { generate } from 'otplib';
 import { describe, expect, it } from 'vitest';
-import { E2E_ADMIN_PASSWORD, newPage, screenshot, signIn, signOut, useServerAndBrowser } from '../harness.ts';
+import {
+  E2E_ADMIN_PASSWORD,
+  E2E_DEMO_PASSWORD,
+  newPage,
+  screenshot,
+  signIn,
+  signOut,
+  useServerAndBrowser,
+} from '../harness.ts';
 
 /** The first mail to `to` (any, when not given), as plain text. */
 const readMail = async (dataDir: string, to?: string) => {
@@ -22,7 +30,7 @@ describe('user settings', () => {
   const setup = useServerAndBrowser({
     PUBLIC_URL: 'http://public.example',
     SEED_DEMO: '1',
-    DEMO_PASSWORD: 'Demo-Passw0rd-1',
+    DEMO_PASSWORD: E2E_DEMO_PASSWORD,
   });
 
   it('enrols a second factor, then signs in with password and Verification Code', async () => {
@@ -60,7 +68,7 @@ describe('user settings', () => {
   it('shows the message a reload carries and scrolls to the element it names', async () => {
     const { context, page } = await newPage(setup.browser, { colorScheme: 'light' });
     await page.setViewportSize({ width: 1280, height: 420 });
-    await signIn(page, setup.server.url, 'documentaries.viewer', 'Demo-Passw0rd-1');
+    await signIn(page, setup.server.url, 'documentaries.viewer', E2E_DEMO_PASSWORD);
     await page.getByTestId('signed-in-user').waitFor();
     const me = (await (await page.request.get(`${setup.server.url}/api/me`)).json()) as {
       results: { id: number };
@@ -117,7 +125,7 @@ describe('user settings', () => {
 
   it('changes the password with the current one, in current-password mode', async () => {
     const { context, page } = await newPage(setup.browser);
-    await signIn(page, setup.server.url, 'sports-desk.logger', 'Demo-Passw0rd-1');
+    await signIn(page, setup.server.url, 'sports-desk.logger', E2E_DEMO_PASSWORD);
     await page.getByRole('link', { name: 'Your settings' }).click();
     // Touched and left empty, the current password says so before any submit (spec1 §5).
     await page.getByLabel(/^Current password/).focus();
@@ -139,7 +147,7 @@ describe('user settings', () => {
     await page.getByLabel(/^Confirm new password/).fill('Changed-Passw0rd-9');
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('The current password is not correct').first().waitFor();
-    await page.getByLabel(/^Current password/).fill('Demo-Passw0rd-1');
+    await page.getByLabel(/^Current password/).fill(E2E_DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('Password updated successfully').first().waitFor();
     // Current-password mode empties the form afterwards.
@@ -150,7 +158,7 @@ describe('user settings', () => {
   it('completes the registration of an imported user with Set Password', async () => {
     const { context, page } = await newPage(setup.browser);
     // The site manager creates the user (admin has a second factor by now, from the first test).
-    await signIn(page, setup.server.url, 'london.manager', 'Demo-Passw0rd-1');
+    await signIn(page, setup.server.url, 'london.manager', E2E_DEMO_PASSWORD);
     await page.waitForURL((url) => !url.pathname.startsWith('/login'));
     const csrf = (await context.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '';
     const sitesResponse = await page.request.get(`${setup.server.url}/api/sites`);

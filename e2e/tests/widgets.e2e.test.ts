@@ -2,9 +2,15 @@ import { ICON_MESSAGES, iconBankUrl, MEDIA_ICON_BANK, NODE_MESSAGES } from '@med
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiGet, csrf } from '../api.ts';
-import { E2E_ADMIN_PASSWORD, newPage, screenshot, signIn, useServerAndBrowser } from '../harness.ts';
+import {
+  E2E_ADMIN_PASSWORD,
+  E2E_DEMO_PASSWORD,
+  newPage,
+  screenshot,
+  signIn,
+  useServerAndBrowser,
+} from '../harness.ts';
 
-const DEMO_PASSWORD = 'Demo-Passw0rd-widgets';
 const ACCOUNT = 'e2e-widgets';
 const ROOT = `/${ACCOUNT}`;
 const LONG_PRODUCTION = 'The evening news and weather production of the London newsroom, every weekday';
@@ -21,7 +27,7 @@ const drawnWidth = (page: Page) =>
     .evaluate((use) => (use as unknown as { getBBox: () => { width: number } }).getBBox().width);
 
 describe('shared widgets', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD });
+  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
   it('draws node icons from the media sprite, sizes tables to the window and cuts long texts', async () => {
     const { context, page } = await newPage(setup.browser);

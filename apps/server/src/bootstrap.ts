@@ -51,7 +51,6 @@ export const bootstrap = async (
   options: { adminPassword?: string; secretKey?: string },
 ): Promise<BootstrapOutcome> => {
   const generatedAdminPassword = options.adminPassword ? undefined : generatePassword(DEFAULT_PASSWORD_RULES);
-  const adminHash = await hashPassword(options.adminPassword ?? generatedAdminPassword ?? '');
   return db.transaction(async (tx) => {
     // Serialise concurrent first starts of several instances.
     await tx.execute(sql`select pg_advisory_xact_lock(727002)`);
@@ -84,7 +83,8 @@ export const bootstrap = async (
         .values({
           username: ADMIN_USERNAME,
           fullname: 'Administrator',
-          passwordHash: adminHash,
+          // Hashed only on the start that makes the admin: argon2 is what it costs on every other start.
+          passwordHash: await hashPassword(options.adminPassword ?? generatedAdminPassword ?? ''),
           passwordChangedAt: new Date(),
         })
         .returning({ id: users.id });

@@ -1,13 +1,13 @@
 import { Readable } from 'node:stream';
 import { ARRIVALS_FOLDER_TYPES, DEFAULT_EDGE_ADVANCED_OPTIONS, type IngestStatus } from '@media/contract';
 import { eq, sql } from 'drizzle-orm';
-import sharp from 'sharp';
 import { arrivalsFolders } from '../modules/arrivals/tables.ts';
 import { edgeServers, endpoints, services } from '../modules/edge/tables.ts';
 import { ingestQueueItems, unprocessedFiles } from '../modules/ingest/tables.ts';
 import { users } from '../modules/users/tables.ts';
 import { randomToken, sha256 } from '../platform/crypto.ts';
 import type { DbOrTx } from '../platform/db/client.ts';
+import { sharp } from '../platform/sharp.ts';
 import { type FileStore, storeStream } from '../platform/storage.ts';
 
 /*
@@ -123,7 +123,7 @@ export const storeDemoThumbnail = async (files: FileStore, fileName: string, hue
     <circle cx="${width * 0.3}" cy="${height * 0.55}" r="48" fill="${colour(60)}"/>
     <rect x="${width * 0.55}" y="${height * 0.25}" width="100" height="90" rx="8" fill="${colour(75)}"/>
   </svg>`;
-  const jpeg = await sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
+  const jpeg = await (await sharp(Buffer.from(svg))).jpeg({ quality: 80 }).toBuffer();
   const stored = await storeStream({
     ...files,
     folder: 'thumbnails',

@@ -14,10 +14,10 @@ import {
   type ManualStatusChange,
   schedulePriority,
 } from '@media/contract';
-import sharp from 'sharp';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { sharp } from '../../platform/sharp.ts';
 import { readStored } from '../../platform/storage.ts';
 import { mayManageEdgeServer } from '../access/service.ts';
 import { publishItemChanges } from './live.ts';
@@ -327,6 +327,9 @@ export const itemThumbnail = async ({
   if (ifNoneMatch === etag) return { etag, image: null };
   const source = await readStored(ctx.storage, item.thumbnailPath);
   if (!source) throw notFound('Thumbnail');
-  const image = await sharp(source).resize(width, height, { fit: 'inside' }).jpeg({ quality: 80 }).toBuffer();
+  const image = await (await sharp(source))
+    .resize(width, height, { fit: 'inside' })
+    .jpeg({ quality: 80 })
+    .toBuffer();
   return { etag, image };
 };

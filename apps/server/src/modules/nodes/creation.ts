@@ -10,11 +10,11 @@ import {
   pathSegments,
 } from '@media/contract';
 import { and, eq, inArray } from 'drizzle-orm';
-import sharp from 'sharp';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { translateUniqueViolation } from '../../platform/db/errors.ts';
 import { AppError, badRequest, conflict, forbidden } from '../../platform/errors.ts';
+import { sharp } from '../../platform/sharp.ts';
 import { storeStream } from '../../platform/storage.ts';
 import { hiddenPaths, notHidden, requireNodeAt, type TreeAccess } from './access.ts';
 import { clipRenderQueue } from './clip-render.ts';
@@ -43,7 +43,7 @@ const THUMB_MAX_SIDE = 640;
 /** Decodes, checks and re-encodes the thumbnail, so what is stored is a JPEG we made. */
 const readThumb = async (data: string) => {
   try {
-    return await sharp(Buffer.from(data, 'base64'))
+    return await (await sharp(Buffer.from(data, 'base64')))
       .rotate()
       .resize(THUMB_MAX_SIDE, THUMB_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
       .jpeg({ quality: 85 })

@@ -12,10 +12,10 @@ import {
   PUBLISH_MESSAGES,
   type PublishContextKind,
 } from '@media/contract';
-import sharp from 'sharp';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors.ts';
+import { sharp } from '../../platform/sharp.ts';
 import { readStored, storeStream } from '../../platform/storage.ts';
 import { findAncestry, visibleSiteIds } from '../access/service.ts';
 import { toIcon } from './presenter.ts';
@@ -157,19 +157,17 @@ const normalise = async (content: Buffer) => {
     if (!check.ok) throw check.malformed ? wrongType() : svgRefused(check.reason);
     return rasteriseSvg(content);
   }
-  const metadata = await sharp(content)
-    .metadata()
-    .catch((error: Error) => {
-      // sharp refuses to read past its own limit (268 million pixels) already.
-      if (error.message.includes('pixel limit')) throw tooManyPixels();
-      return undefined;
-    });
+  const metadata = await (await sharp(content)).metadata().catch((error: Error) => {
+    // sharp refuses to read past its own limit (268 million pixels) already.
+    if (error.message.includes('pixel limit')) throw tooManyPixels();
+    return undefined;
+  });
   const type = metadata?.format ? FORMAT_TYPES[metadata.format] : undefined;
   if (!type || !(PUBLISH_ICON_TYPES as readonly string[]).includes(type)) throw wrongType();
   // Compressed (SVGZ) or otherwise disguised markup would skip the check above.
   if (type === 'image/svg+xml') throw svgRefused('it must be a plain (not compressed) SVG file');
   if ((metadata?.width ?? 0) * (metadata?.height ?? 0) > ICON_MAX_INPUT_PIXELS) throw tooManyPixels();
-  return sharp(content, { limitInputPixels: ICON_MAX_INPUT_PIXELS })
+  return (await sharp(content, { limitInputPixels: ICON_MAX_INPUT_PIXELS }))
     .resize(ICON_MAX_PIXELS, ICON_MAX_PIXELS, { fit: 'inside', withoutEnlargement: true })
     .png()
     .toBuffer()
