@@ -14,6 +14,8 @@ import { registerRoleRoutes } from './modules/access/routes.ts';
 import { loadRights } from './modules/access/service.ts';
 import { registerAccountRoutes } from './modules/accounts/routes.ts';
 import { registerAgentRoutes } from './modules/agent/routes.ts';
+import { registerApiTokenRoutes } from './modules/api-tokens/routes.ts';
+import { resolveBearer } from './modules/api-tokens/service.ts';
 import { registerArrivalsRoutes } from './modules/arrivals/routes.ts';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerConfigRoutes, registerKeyMapDownload } from './modules/config/routes.ts';
@@ -71,6 +73,10 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
     sessions: new SessionStore(ctx.db, config, authEpoch, (error) =>
       ctx.log.warn({ err: error }, 'writing the activity time of sessions failed'),
     ),
+    apiTokens: (token) =>
+      resolveBearer(ctx.db, token, (error) =>
+        ctx.log.warn({ err: error }, 'writing the last use of an API token failed'),
+      ),
     rights: new RightsCache((userId, acting) => loadRights(ctx.db, userId, acting), authEpoch),
     csrf: new CsrfGuard(config, ctx.secretKey),
   };
@@ -148,6 +154,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerAuthRoutes(api, ctx, services);
       registerPasswordRoutes(api, ctx, services);
       registerMfaRoutes(api, ctx, services);
+      registerApiTokenRoutes(api, ctx, services);
       registerRoleRoutes(api, ctx, services);
       registerEventRoutes(api, ctx, services);
       registerNotificationRoutes(api, ctx, services);

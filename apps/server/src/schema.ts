@@ -1,5 +1,6 @@
 // Every module's tables, for drizzle-kit and for the typed query API.
 export * from './modules/access/tables.ts';
+export * from './modules/api-tokens/tables.ts';
 export * from './modules/arrivals/tables.ts';
 export * from './modules/auth/tables.ts';
 export * from './modules/config/tables.ts';

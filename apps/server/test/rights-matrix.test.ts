@@ -2,6 +2,7 @@ import { extraDataStoredKey } from '@media/contract';
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountAccess, managerGrants } from '../src/modules/access/tables.ts';
+import { apiTokens } from '../src/modules/api-tokens/tables.ts';
 import { sessions } from '../src/modules/auth/tables.ts';
 import { keyShortcutSets } from '../src/modules/config/tables.ts';
 import { edgeServers } from '../src/modules/edge/tables.ts';
@@ -190,6 +191,26 @@ describe(`rights matrix: managing people (${testDriver()})`, () => {
       expect: adminElse403,
       undo: async (id) => {
         await t.ctx.db.delete(userNotifications).where(eq(userNotifications.userId, id));
+      },
+    },
+    {
+      name: 'GET /api/users/{id}/apiTokens',
+      call: (c, id) => c.get(`/api/users/${id}/apiTokens`),
+      expect: adminElse403,
+    },
+    {
+      name: 'POST /api/users/{id}/apiTokens/{tokenId}/trash',
+      prepare: async (id) => {
+        const [token] = await t.ctx.db
+          .insert(apiTokens)
+          .values({ userId: id, tokenHash: unique(), prefix: 'mca_', name: 'Matrix', scope: 'read' })
+          .returning({ id: apiTokens.id });
+        return token?.id as number;
+      },
+      call: (c, id, tokenId) => c.post(`/api/users/${id}/apiTokens/${tokenId}/trash`),
+      expect: adminElse403,
+      reset: async (id) => {
+        await t.ctx.db.delete(apiTokens).where(eq(apiTokens.userId, id));
       },
     },
     {

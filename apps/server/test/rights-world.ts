@@ -126,6 +126,7 @@ export const fingerprintOf = async (t: TestApp, userId: number) => {
         'notifications', ${rows('user_notifications', 'x.id')},
         'tokens', ${rows('password_tokens', 'x.token_hash')},
         'recoveryCodes', ${rows('mfa_recovery_codes', 'x.code_hash')},
+        'apiTokens', ${rows('api_tokens', 'x.id')},
         'edgeServers', (select coalesce(json_agg(x.id order by x.id), '[]') from edge_servers x where x.user_id = users.id),
         'sessions', (select coalesce(json_agg(json_build_object('id', x.public_id, 'ended', x.ended_at, 'account', x.account_id) order by x.public_id), '[]') from sessions x where x.user_id = users.id)
       )::text`)}`,

@@ -72,6 +72,7 @@ export * from './publishing/runs.ts';
 export * from './publishing/watermark.ts';
 export * from './rights/rights.ts';
 export * from './save-state/save-state.ts';
+export * from './tokens/api-tokens.ts';
 export * from './uploads/uploads.ts';
 export * from './users/schemas.ts';
 export * from './widgets/drag-select.ts';

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { ResolvedToken } from '../modules/api-tokens/service.ts';
 import type { AuthEpoch } from './auth/auth-epoch.ts';
 import type { RightsCache } from './auth/rights-cache.ts';
 import type { SessionStore } from './auth/sessions.ts';
@@ -38,10 +39,12 @@ export type AppContext = {
   close: () => Promise<void>;
 };
 
-/** The request-path services built by buildApp: sessions, rights and the anti-forgery guard. */
+/** The request-path services built by buildApp: sessions, API tokens, rights and the anti-forgery guard. */
 export type AppServices = {
   authEpoch: AuthEpoch;
   sessions: SessionStore;
+  /** The API token of a bearer request (modules/api-tokens). */
+  apiTokens: (token: string) => Promise<ResolvedToken>;
   rights: RightsCache;
   csrf: CsrfGuard;
 };

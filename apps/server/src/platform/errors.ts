@@ -7,6 +7,7 @@ const STATUS_OF_CODE: Record<string, number> = {
   [ERROR_CODES.unauthenticated]: 401,
   [ERROR_CODES.forbidden]: 403,
   [ERROR_CODES.csrf]: 403,
+  [ERROR_CODES.scope]: 403,
   [ERROR_CODES.notFound]: 404,
   [ERROR_CODES.conflict]: 409,
   [ERROR_CODES.tooLarge]: 413,

@@ -9,6 +9,8 @@ export const ERROR_CODES = {
   notFound: 'not_found',
   conflict: 'conflict',
   csrf: 'csrf',
+  /** 403: an API token's scope does not allow the request (a read token's write). */
+  scope: 'scope',
   apiVersion: 'apiversion',
   rateLimited: 'rate_limited',
   tooLarge: 'too_large',

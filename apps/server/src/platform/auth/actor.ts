@@ -1,4 +1,4 @@
-import type { RightsSnapshot } from '@media/contract';
+import type { ApiTokenScope, RightsSnapshot } from '@media/contract';
 import type { RightsCache } from './rights-cache.ts';
 import type { ResolvedSession } from './sessions.ts';
 
@@ -6,6 +6,7 @@ import type { ResolvedSession } from './sessions.ts';
 export type Actor = {
   userId: number;
   username: string;
+  /** The session's key; an API token's request has none and a key of its own (`t:` and the token's hash). */
   sessionIdHash: string;
   sessionPublicId: string;
   /**
@@ -15,6 +16,8 @@ export type Actor = {
   generation: number;
   /** Loaded once per request, on first use. */
   rights: () => Promise<RightsSnapshot>;
+  /** The API token the request came with (Authorization: Bearer), when not a session. */
+  apiToken?: { id: number; scope: ApiTokenScope };
 };
 
 type SignedInSession = Extract<ResolvedSession, { ok: true }>;
@@ -41,6 +44,36 @@ export class SessionActor implements Actor {
 
   rights() {
     this.loaded ??= this.rightsCache.of(this.session);
+    return this.loaded;
+  }
+}
+
+/**
+ * The actor of a request with an API token: its user, with the rights the user has now (not when the token
+ * was made), never acting in another role.
+ */
+export class TokenActor implements Actor {
+  readonly userId: number;
+  readonly username: string;
+  readonly sessionIdHash: string;
+  readonly sessionPublicId: string;
+  readonly apiToken: { id: number; scope: ApiTokenScope };
+  private loaded: Promise<RightsSnapshot> | undefined;
+
+  constructor(
+    token: { id: number; tokenHash: string; userId: number; username: string; scope: ApiTokenScope },
+    readonly generation: number,
+    private readonly rightsCache: RightsCache,
+  ) {
+    this.userId = token.userId;
+    this.username = token.username;
+    this.sessionIdHash = `t:${token.tokenHash}`;
+    this.sessionPublicId = `token-${token.id}`;
+    this.apiToken = { id: token.id, scope: token.scope };
+  }
+
+  rights() {
+    this.loaded ??= this.rightsCache.of({ userId: this.userId, acting: null, generation: this.generation });
     return this.loaded;
   }
 }
