@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { MSG_FIELD_REQUIRED_EMPTY } from '@media/contract';
+import { API_TOKEN_PREFIX, MSG_FIELD_REQUIRED_EMPTY } from '@media/contract';
 import { generate } from 'otplib';
 import { describe, expect, it } from 'vitest';
 import {
+  choose,
   E2E_ADMIN_PASSWORD,
   E2E_DEMO_PASSWORD,
   newPage,
@@ -189,6 +190,54 @@ describe('user settings', () => {
     await page.getByRole('link', { name: 'Go to the sign-in page' }).click();
     await signIn(page, setup.server.url, 'nina.new', 'Nina-Passw0rd-2026');
     await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    await context.close();
+  });
+  it('makes an API token shown once, which a script then uses, sees its last use and revokes it', async () => {
+    const { context, page } = await newPage(setup.browser);
+    await signIn(page, setup.server.url, 'sports-desk.editor', E2E_DEMO_PASSWORD);
+    await page.getByTestId('signed-in-user').click();
+    await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+    await page.getByTestId('api-tokens-empty').waitFor();
+    await page.getByLabel('Token name').fill('Newsroom sync');
+    await choose(page, page.getByLabel('Scope'), 'Read: look only (GET requests)');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const shown = page.getByTestId('new-api-token-value');
+    await shown.waitFor();
+    const token = ((await shown.textContent()) ?? '').trim();
+    expect(token).toMatch(new RegExp(`^${API_TOKEN_PREFIX}`));
+    await screenshot(page, 'user-settings-api-token-created');
+
+    // A script (no cookie, no anti-forgery header) reads with it, and may not write.
+    const script = (method: string) =>
+      fetch(`${setup.server.url}/api/me`, { method, headers: { authorization: `Bearer ${token}` } });
+    const me = await script('GET');
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { results: { username: string } }).results.username).toBe(
+      'sports-desk.editor',
+    );
+    expect((await script('POST')).status).toBe(403);
+
+    // Once dismissed (or on a reload) the token is never shown again; its last use is.
+    await page.getByRole('button', { name: 'Done' }).click();
+    // The use is noted off the request's path: the page shows it once written.
+    await expect
+      .poll(async () => {
+        const list = await page.request.get(`${setup.server.url}/api/me/apiTokens`);
+        return ((await list.json()) as { results: { lastUsedAt: string | null }[] }).results[0]?.lastUsedAt;
+      })
+      .toBeTruthy();
+    await page.reload();
+    const row = page.getByTestId('api-tokens').getByRole('row', { name: /Newsroom sync/ });
+    await row.waitFor();
+    expect(await row.getByRole('cell').nth(1).textContent()).toBe('Read');
+    expect(await row.getByRole('cell').nth(4).textContent()).not.toBe('Never');
+    expect(await page.locator('body').textContent()).not.toContain(token);
+    await screenshot(page, 'user-settings-api-tokens');
+
+    await page.getByRole('button', { name: 'Revoke Newsroom sync' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await page.getByTestId('api-tokens-empty').waitFor();
+    expect((await script('GET')).status).toBe(401);
     await context.close();
   });
 });

@@ -149,6 +149,9 @@ describe(`API tokens (${testDriver()})`, () => {
     const inAddress = await bearer<ErrorBody>(token, 'GET', `/api/me?access_token=${token}`, undefined, {});
     expect(inAddress.status).toBe(400);
     expect(inAddress.body.error.message).toBe(MSG_API_TOKEN_IN_ADDRESS);
+    // The address is logged without it.
+    expect(t.logs()).toContain('access_token=%5Bredacted%5D');
+    expect(t.logs()).not.toContain(token);
     // Another scheme of the header (a proxy's Basic sign-in) is not a token: the request is a browser's.
     const basic = await bearer(token, 'GET', '/api/me', undefined, { authorization: 'Basic dXNlcjpwYXNz' });
     expect(basic.status).toBe(401);

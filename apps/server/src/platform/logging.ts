@@ -1,3 +1,4 @@
+import { API_TOKEN_PREFIX } from '@media/contract';
 import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { type Bindings, type ChildLoggerOptions, type LoggerOptions, levels, stdSerializers } from 'pino';
 
@@ -20,7 +21,9 @@ export const redactUrl = (url: string) => {
   for (const pattern of SECRET_PATH_SEGMENTS) pathPart = pathPart.replace(pattern, `$1${REDACTED}`);
   if (at === -1) return pathPart;
   const params = new URLSearchParams(url.slice(at + 1));
-  for (const name of [...params.keys()]) if (SECRET_QUERY_NAMES.test(name)) params.set(name, REDACTED);
+  // An API token pasted into an address (refused, never used) is a secret whatever its name.
+  for (const [name, value] of [...params.entries()])
+    if (SECRET_QUERY_NAMES.test(name) || value.startsWith(API_TOKEN_PREFIX)) params.set(name, REDACTED);
   return `${pathPart}?${params.toString()}`;
 };
 

@@ -4,6 +4,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { useMe } from '../../api/auth.ts';
 import { ExtraDataSection } from '../account-config/ExtraDataSection.tsx';
 import { EmailNotificationSettings } from '../notifications/EmailNotificationSettings.tsx';
+import { ApiTokensSection } from './ApiTokensSection.tsx';
 import { ChangePasswordForm } from './ChangePasswordForm.tsx';
 import { SecondFactorSection } from './SecondFactorSection.tsx';
 
@@ -77,6 +78,11 @@ const OwnSettings = ({ userId }: { userId: number }) => {
             Second factor
           </Title>
           <SecondFactorSection userId={userId} />
+          <Divider />
+          <Title order={3} id="api-tokens">
+            API tokens
+          </Title>
+          <ApiTokensSection />
           <Divider />
           <Title order={3} id="email-notification-settings">
             Email notification settings
