@@ -2,6 +2,7 @@ import {
   API_TOKEN_PREFIX,
   type ApiToken,
   ERROR_CODES,
+  MSG_API_TOKEN_BY_TOKEN,
   MSG_API_TOKEN_EXPIRY_PAST,
   MSG_API_TOKEN_IN_ADDRESS,
   MSG_API_TOKEN_INVALID,
@@ -93,6 +94,17 @@ describe(`API tokens (${testDriver()})`, () => {
     });
     expect(made.status).toBe(200);
     expect(made.body.results.name).toBe('Token Reseller');
+
+    // Tokens are made and revoked by a person signed in: a leaked token cannot mint itself successors.
+    const minted = await bearer<ErrorBody>(token, 'POST', '/api/me/apiTokens', {
+      name: 'Successor',
+      scope: 'write',
+    });
+    expect(minted.status).toBe(403);
+    expect(minted.body.error.message).toBe(MSG_API_TOKEN_BY_TOKEN);
+    expect(
+      (await admin.get<Results<ApiToken[]>>('/api/me/apiTokens')).body.results.map((entry) => entry.name),
+    ).not.toContain('Successor');
   });
 
   it('keeps a read token to GET: a write is 403 scope and changes nothing', async () => {

@@ -54,5 +54,7 @@ export const MSG_API_TOKEN_READ_ONLY = 'This API token may only read: it has the
 export const MSG_API_TOKEN_IN_ADDRESS =
   'An API token is sent in the Authorization header (Bearer), never in the address';
 export const MSG_API_TOKEN_NOT_FOUND = 'No such API token';
+export const MSG_API_TOKEN_BY_TOKEN =
+  'API tokens are made and revoked by a person signed in, not with a token';
 export const MSG_API_TOKEN_CREATED =
   'Copy the token now: it is shown this once. Anyone who has it acts as you with its scope.';

@@ -5,13 +5,14 @@ import {
   type ApiTokenCreate,
   type ApiTokenScope,
   ERROR_CODES,
+  MSG_API_TOKEN_BY_TOKEN,
   MSG_API_TOKEN_EXPIRY_PAST,
   MSG_API_TOKEN_NOT_FOUND,
 } from '@media/contract';
 import type { Actor } from '../../platform/auth/actor.ts';
 import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Db } from '../../platform/db/client.ts';
-import { AppError, badRequest, notFound } from '../../platform/errors.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { requireRight } from '../access/service.ts';
 import { findUser } from '../users/repo.ts';
 import * as repo from './repo.ts';
@@ -32,11 +33,17 @@ const presented = (row: Row): ApiToken => ({
 
 const tokenNotFound = () => new AppError(ERROR_CODES.notFound, MSG_API_TOKEN_NOT_FOUND);
 
+/** A token never makes or revokes tokens: one leaked write token could otherwise outlive its revocation. */
+const requireSignedInPerson = (actor: Actor) => {
+  if (actor.apiToken) throw forbidden(MSG_API_TOKEN_BY_TOKEN);
+};
+
 /** GET /api/me/apiTokens: the signed-in user's tokens. */
 export const listOwn = async (db: Db, actor: Actor) => (await repo.listOf(db, actor.userId)).map(presented);
 
 /** POST /api/me/apiTokens: a new token of the signed-in user, answered with the token this once. */
 export const create = async (db: Db, actor: Actor, input: ApiTokenCreate) => {
+  requireSignedInPerson(actor);
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   if (expiresAt && expiresAt.getTime() <= Date.now())
     throw badRequest(MSG_API_TOKEN_EXPIRY_PAST, { expiresAt: MSG_API_TOKEN_EXPIRY_PAST });
@@ -54,6 +61,7 @@ export const create = async (db: Db, actor: Actor, input: ApiTokenCreate) => {
 
 /** POST /api/me/apiTokens/{id}/trash: revokes one of the signed-in user's tokens. */
 export const trashOwn = async (db: Db, actor: Actor, id: number) => {
+  requireSignedInPerson(actor);
   if (!(await repo.trash(db, actor.userId, id))) throw tokenNotFound();
 };
 
@@ -71,6 +79,7 @@ export const listOfUser = async (db: Db, actor: Actor, userId: number) => {
 
 /** POST /api/users/{id}/apiTokens/{tokenId}/trash: administrators only. */
 export const trashOfUser = async (db: Db, actor: Actor, userId: number, id: number) => {
+  requireSignedInPerson(actor);
   await requireAdministratorOver(db, actor, userId);
   if (!(await repo.trash(db, userId, id))) throw tokenNotFound();
 };
