@@ -199,7 +199,7 @@ describe('user settings', () => {
     await page.getByRole('heading', { name: 'API tokens' }).waitFor();
     await page.getByTestId('api-tokens-empty').waitFor();
     await page.getByLabel('Token name').fill('Newsroom sync');
-    await choose(page, page.getByLabel('Scope'), 'Read: look only (GET requests)');
+    await choose(page, page.getByRole('combobox', { name: 'Scope' }), 'Read: look only (GET requests)');
     await page.getByRole('button', { name: 'Create token' }).click();
     const shown = page.getByTestId('new-api-token-value');
     await shown.waitFor();
