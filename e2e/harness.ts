@@ -58,6 +58,13 @@ const freshDataDir = (env: Record<string, string> = {}) => {
   return dataDir;
 };
 
+/**
+ * A DATA_DIR without the demo data set, for a server started with SEED_DEMO=1 that must load it itself: the
+ * demo's London edge server counts as connected for a while after the loading (it was seen then), which the
+ * run's demo template, loaded minutes before, is no longer.
+ */
+export const demoLoadedAtStart = async () => freshDataDir();
+
 /** Starts the server the `npm start` way (built web app and server, embedded database) on a fresh DATA_DIR. */
 export const startServer = async (
   env: Record<string, string> = {},

@@ -7,14 +7,25 @@ import {
 } from '@media/contract';
 import { describe, expect, it } from 'vitest';
 import { apiGet, csrf } from '../api.ts';
-import { E2E_DEMO_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
+import {
+  demoLoadedAtStart,
+  E2E_DEMO_PASSWORD,
+  newPage,
+  screenshots,
+  signIn,
+  useServerAndBrowser,
+} from '../harness.ts';
 
 /**
  * The shell's status popover (spec1 §2/§4, spec2 §2; issue 13): what agents reported about the edge
  * servers, services and endpoints of the page's account, problems first, kept live.
  */
 describe('status popover', () => {
-  const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD, LOCAL_EDGE: '1' });
+  const setup = useServerAndBrowser(
+    { SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD, LOCAL_EDGE: '1' },
+    // Its popover shows which edge servers are connected: London's is, just after the demo is loaded.
+    demoLoadedAtStart,
+  );
 
   it("shows an account's problems, everything on Show all, nested, and says when a fetch fails", async () => {
     const { context, page } = await newPage(setup.browser);
