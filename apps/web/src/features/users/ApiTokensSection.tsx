@@ -1,4 +1,4 @@
-import { Alert, Button, Code, CopyButton, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import {
   API_TOKEN_NAME_MAX,
   type ApiToken,
@@ -9,6 +9,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useApiTokens, useCreateApiToken, useRevokeApiToken } from '../../api/api-tokens.ts';
 import { confirmDialog } from '../../ui/dialogs.tsx';
+import { SecretShownOnce } from '../../ui/SecretShownOnce.tsx';
 
 const SCOPE_OPTIONS: { value: ApiTokenScope; label: string }[] = [
   { value: 'read', label: 'Read: look only (GET requests)' },
@@ -30,29 +31,18 @@ const when = (iso: string | null, none: string) => (iso ? formatDateTime(new Dat
 
 /** The token just made: shown this once, with a copy button and what it means to hold it. */
 const NewToken = ({ token, onDone }: { token: string; onDone: () => void }) => (
-  <Alert color="yellow" title="Your new API token" data-testid="new-api-token">
-    <Stack gap="xs">
-      <Text size="sm">{MSG_API_TOKEN_CREATED}</Text>
-      <Code block data-testid="new-api-token-value">
-        {token}
-      </Code>
-      <Group gap="xs">
-        <CopyButton value={token}>
-          {({ copied, copy }) => (
-            <Button size="xs" color={copied ? 'teal' : undefined} onClick={copy}>
-              {copied ? 'Copied' : 'Copy token'}
-            </Button>
-          )}
-        </CopyButton>
-        <Button size="xs" variant="default" onClick={onDone}>
-          Done
-        </Button>
-      </Group>
-      <Text size="xs" c="dimmed">
-        Send it in the Authorization header: <Code>Authorization: Bearer {token.slice(0, 8)}…</Code>
-      </Text>
-    </Stack>
-  </Alert>
+  <SecretShownOnce
+    title="Your new API token"
+    message={MSG_API_TOKEN_CREATED}
+    secret={token}
+    testId="new-api-token"
+    dismissLabel="Done"
+    onDismiss={onDone}
+  >
+    <Text size="xs" c="dimmed">
+      Send it in the Authorization header: <Code>Authorization: Bearer {token.slice(0, 8)}…</Code>
+    </Text>
+  </SecretShownOnce>
 );
 
 const TokenRows = ({ tokens }: { tokens: ApiToken[] }) => {
