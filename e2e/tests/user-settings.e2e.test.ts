@@ -235,8 +235,14 @@ describe('user settings', () => {
     await screenshot(page, 'user-settings-api-tokens');
 
     await page.getByRole('button', { name: 'Revoke Newsroom sync' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
-    await page.getByTestId('api-tokens-empty').waitFor();
+    const dialog = page.getByRole('dialog', { name: 'Revoke API token' });
+    await dialog.waitFor();
+    const revoked = page.waitForResponse((response) => response.url().endsWith('/trash'), {
+      timeout: 60_000,
+    });
+    await dialog.getByRole('button', { name: 'Revoke', exact: true }).click();
+    expect((await revoked).status()).toBe(200);
+    await page.getByTestId('api-tokens-empty').waitFor({ timeout: 60_000 });
     expect((await script('GET')).status).toBe(401);
     await context.close();
   });
