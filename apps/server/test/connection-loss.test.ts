@@ -170,7 +170,13 @@ describe.skipIf(testDriver() !== 'postgres')(
       expect(crashes).toEqual([]);
     });
 
-    it('is back to its throughput within 5 s of a storm of ended and silent connections; no request waits past 10 s', async () => {
+    // Tried up to three times: the baseline is measured before the storm and the recovery after it, and on a
+    // loaded two-core CI run (PostgreSQL files beside the e2e files) the machine's load changed between the two
+    // by more than half once (629 reads/s before, below 315 in every window after). A server that does not
+    // recover fails all three.
+    it('is back to its throughput within 5 s of a storm of ended and silent connections; no request waits past 10 s', {
+      retry: 2,
+    }, async () => {
       // Cheap signed-in reads (the session, the auth epoch, the answer), eight at a time, each timed.
       const timings: { start: number; end: number; status: number }[] = [];
       const waiting = new Set<{ start: number }>();
@@ -240,15 +246,16 @@ describe.skipIf(testDriver() !== 'postgres')(
         expect(baseline).toBeGreaterThan(20);
         for (const timing of timings) expect([200, 503]).toContain(timing.status);
 
-        // The jobs run again: a mail sent now is delivered.
+        // The jobs run again: a mail sent now is delivered (to an address of this try's own).
+        const afterStorm = `after.storm.${Date.now()}@example.com`;
         const invited = await admin.post('/api/users', {
           siteId,
           dryRun: false,
-          users: [{ fullname: 'After Storm', company: 'Cut Cables Ltd', email: 'after.storm@example.com' }],
+          users: [{ fullname: 'After Storm', company: 'Cut Cables Ltd', email: afterStorm }],
         });
         expect(invited.status).toBe(200);
         await eventually(
-          () => readMails(t.config).some((mail) => mail.includes('To: after.storm@example.com')),
+          () => readMails(t.config).some((mail) => mail.includes(`To: ${afterStorm}`)),
           10_000,
         );
         expect(crashes).toEqual([]);
