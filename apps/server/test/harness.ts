@@ -154,6 +154,8 @@ export const buildTestApp = async (env: Record<string, string> = {}): Promise<Te
     LOG_LEVEL: 'info',
     LOCAL_EDGE: '0',
     PUBLIC_URL: 'http://media.test',
+    // A file's sessions sign in once and may run past 5 minutes on a loaded machine; reauth.test.ts shortens it.
+    REAUTH_WINDOW_SECONDS: '3600',
     ...(fresh ? { DATABASE_URL: fresh.url } : {}),
     ...env,
   });

@@ -1,4 +1,4 @@
-import { extraDataStoredKey } from '@media/contract';
+import { extraDataStoredKey, MSG_SESSIONS_ENDED_BY_ADMIN } from '@media/contract';
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountAccess, managerGrants } from '../src/modules/access/tables.ts';
@@ -214,6 +214,32 @@ describe(`rights matrix: managing people (${testDriver()})`, () => {
       },
     },
     {
+      name: 'POST /api/users/{id}/sessions/trash',
+      // Every target gets a session of its own to end (the caller's current session always stays).
+      prepare: async (id) => {
+        serial += 1;
+        await t.ctx.db.insert(sessions).values({
+          idHash: `matrix-session-hash-${serial}`,
+          publicId: `matrix-session-${serial}`,
+          userId: id,
+          expiresAt: new Date(Date.now() + 3_600_000),
+        });
+        return serial;
+      },
+      call: (c, id) => c.post(`/api/users/${id}/sessions/trash`),
+      expect: adminElse403,
+      // The world's signed-in clients are signed in again: their sessions are back as they were.
+      reset: async (id) => {
+        await t.ctx.db
+          .delete(sessions)
+          .where(and(eq(sessions.userId, id), like(sessions.publicId, 'matrix-session-%')));
+        await t.ctx.db
+          .update(sessions)
+          .set({ endedAt: null, disconnectMessage: null })
+          .where(and(eq(sessions.userId, id), eq(sessions.disconnectMessage, MSG_SESSIONS_ENDED_BY_ADMIN)));
+      },
+    },
+    {
       name: 'POST /api/users/{id}/edgeServers',
       call: (c, id) => c.post(`/api/users/${id}/edgeServers`, { name: `Edge ${unique()}` }),
       expect: selfOrAdminElse403,
@@ -357,6 +383,18 @@ describe(`rights matrix: managing people (${testDriver()})`, () => {
     expect(second).not.toBe(first);
     await w.actors.admin.client.post(`/api/users/${id}/mfa/reset`);
     expect(await fingerprint(id)).not.toBe(second);
+  });
+
+  it("POST /api/sessions/trash (everyone's sessions): administrators only; a refusal ends nobody's", async () => {
+    const everyone = [
+      ...new Set(TARGETS.flatMap((target) => ACTORS.map((actor) => targetId(actor, target)))),
+    ];
+    const before = await Promise.all(everyone.map(fingerprint));
+    for (const actor of ACTORS.filter((name) => name !== 'admin')) {
+      const response = await w.actors[actor].client.post('/api/sessions/trash');
+      expect(response.status, `POST /api/sessions/trash by ${actor}`).toBe(403);
+    }
+    expect(await Promise.all(everyone.map(fingerprint))).toEqual(before);
   });
 
   for (const route of routes) {

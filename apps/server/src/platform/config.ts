@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { REAUTH_WINDOW_MINUTES } from '@media/contract';
 import { z } from 'zod';
 
 const flag = (fallback: boolean) =>
@@ -47,6 +48,12 @@ const envSchema = z.object({
     .int()
     .min(1)
     .default(7 * 24 * 60),
+  // A change of e-mail, password, second factor or API tokens needs a sign-in this recent (ASVS 7.5.1).
+  REAUTH_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(REAUTH_WINDOW_MINUTES * 60),
   TRUST_PROXY: flag(false),
   SMTP_URL: z
     .string()
@@ -145,6 +152,8 @@ export type Config = {
   uploadStallSeconds: number;
   sessionIdleMinutes: number;
   sessionAbsoluteMinutes: number;
+  /** How recent a session's sign-in must be for a sensitive change (REAUTH_WINDOW_MINUTES unless tests shorten it). */
+  reauthWindowSeconds: number;
   trustProxy: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -222,6 +231,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     uploadStallSeconds: e.UPLOAD_STALL_SECONDS,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionAbsoluteMinutes: e.SESSION_ABSOLUTE_MINUTES,
+    reauthWindowSeconds: e.REAUTH_WINDOW_SECONDS,
     trustProxy: e.TRUST_PROXY,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

@@ -5,6 +5,7 @@ const STATUS_OF_CODE: Record<string, number> = {
   [ERROR_CODES.validation]: 400,
   [ERROR_CODES.apiVersion]: 400,
   [ERROR_CODES.unauthenticated]: 401,
+  [ERROR_CODES.reauth]: 401,
   [ERROR_CODES.forbidden]: 403,
   [ERROR_CODES.csrf]: 403,
   [ERROR_CODES.scope]: 403,

@@ -26,3 +26,23 @@ export const useRevokeApiToken = () => {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiTokensKey }),
   });
 };
+
+const userApiTokensKey = (userId: number) => ['users', userId, 'apiTokens'] as const;
+
+/** Administrators: another user's API tokens, newest first (none asked for until a user is chosen). */
+export const useUserApiTokens = (userId: number | undefined) =>
+  useQuery({
+    queryKey: userApiTokensKey(userId ?? 0),
+    queryFn: () => apiFetch<ApiToken[]>(`/api/users/${userId}/apiTokens`),
+    enabled: userId !== undefined,
+  });
+
+/** Administrators: revokes one of that user's tokens. */
+export const useRevokeUserApiToken = (userId: number) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (tokenId: number) =>
+      apiFetch<{ ok: true }>(`/api/users/${userId}/apiTokens/${tokenId}/trash`, { method: 'POST', body: {} }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: userApiTokensKey(userId) }),
+  });
+};

@@ -1,5 +1,7 @@
+import { ERROR_CODES, MSG_REAUTH_REQUIRED } from '@media/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, createApiClient, MAX_RATE_LIMIT_RETRIES } from './client.ts';
+import { createReauthCoordinator } from './reauth.ts';
 import { createReloginCoordinator } from './relogin.ts';
 
 type Call = { url: string; init: RequestInit };
@@ -8,7 +10,7 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 /** A fake server: answers each call from a queue of responses (or a function) and records the calls. */
-const setup = (answers: ((call: Call) => Response) | Response[]) => {
+const setup = (answers: ((call: Call) => Response | Promise<Response>) | Response[]) => {
   const calls: Call[] = [];
   const sleeps: number[] = [];
   const queue = Array.isArray(answers) ? [...answers] : undefined;
@@ -22,11 +24,14 @@ const setup = (answers: ((call: Call) => Response) | Response[]) => {
         supported: ['20210705'],
       });
     calls.push(call);
-    const answer = queue ? queue.shift() : (answers as (call: Call) => Response)(call);
+    const answer = queue
+      ? queue.shift()
+      : await (answers as (call: Call) => Response | Promise<Response>)(call);
     if (!answer) throw new Error(`unexpected call ${call.url}`);
     return answer;
   });
   const relogin = createReloginCoordinator();
+  const reauth = createReauthCoordinator();
   const client = createApiClient({
     fetch: fetchMock as unknown as typeof fetch,
     sleep: async (ms) => {
@@ -34,8 +39,9 @@ const setup = (answers: ((call: Call) => Response) | Response[]) => {
     },
     readCookie: (name) => (name === 'csrftoken' ? 'token-1' : undefined),
     relogin,
+    reauth,
   });
-  return { client, calls, sleeps, relogin };
+  return { client, calls, sleeps, relogin, reauth };
 };
 
 const header = (call: Call | undefined, name: string) =>
@@ -156,5 +162,100 @@ describe('API client', () => {
     ]);
     await expect(client.request('/api/me', { noRelogin: true })).rejects.toMatchObject({ status: 401 });
     expect(relogin.getState().open).toBe(false);
+  });
+});
+
+describe('API client, a change that needs a recent sign-in (401 reauth)', () => {
+  const reauthRequired = () =>
+    json(401, { error: { message: MSG_REAUTH_REQUIRED, code: ERROR_CODES.reauth } });
+
+  it('asks for the password instead of the re-login dialog, then sends the change again and answers its result', async () => {
+    let confirmed = false;
+    const { client, calls, relogin, reauth } = setup((call) =>
+      confirmed ? json(200, { results: { made: call.url } }) : reauthRequired(),
+    );
+    const change = client.request('/api/me/apiTokens', { method: 'POST', body: { name: 'sync' } });
+    await vi.waitFor(() => expect(reauth.getState().open).toBe(true));
+    expect(relogin.getState().open).toBe(false);
+    confirmed = true;
+    reauth.confirmed();
+    expect(await change).toEqual({ made: '/api/me/apiTokens' });
+    expect(reauth.getState().open).toBe(false);
+    expect(calls.map((c) => c.url)).toEqual(['/api/me/apiTokens', '/api/me/apiTokens']);
+    expect(calls[1]?.init.body).toBe(JSON.stringify({ name: 'sync' }));
+    expect(header(calls[1], 'X-CSRFToken')).toBe('token-1');
+  });
+
+  it('shares one prompt between concurrent changes, and sends each again after it', async () => {
+    let confirmed = false;
+    const { client, calls, reauth } = setup((call) =>
+      confirmed ? json(200, { results: call.url }) : reauthRequired(),
+    );
+    const opened: boolean[] = [];
+    reauth.subscribe((state) => opened.push(state.open));
+    const first = client.request('/api/me/sessions/a/trash', { method: 'POST', body: {} });
+    const second = client.request('/api/me/apiTokens/4/trash', { method: 'POST', body: {} });
+    await vi.waitFor(() => expect(calls).toHaveLength(2));
+    await vi.waitFor(() => expect(reauth.getState().open).toBe(true));
+    confirmed = true;
+    reauth.confirmed();
+    expect(await first).toBe('/api/me/sessions/a/trash');
+    expect(await second).toBe('/api/me/apiTokens/4/trash');
+    expect(opened).toEqual([true, false]);
+    expect(calls).toHaveLength(4);
+  });
+
+  it('fails the change with MSG_REAUTH_REQUIRED when the prompt is cancelled, and signs nobody out', async () => {
+    const { client, calls, relogin, reauth } = setup(() => reauthRequired());
+    const change = client.request('/api/me/sessions/trash', { method: 'POST', body: {} });
+    const failure = change.catch((error: unknown) => error);
+    await vi.waitFor(() => expect(reauth.getState().open).toBe(true));
+    reauth.cancelled();
+    const error = await failure;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ message: MSG_REAUTH_REQUIRED, status: 401, code: ERROR_CODES.reauth });
+    expect(calls).toHaveLength(1);
+    expect(relogin.getState().open).toBe(false);
+    expect(reauth.getState().open).toBe(false);
+  });
+
+  it('asks again when the server still wants a recent sign-in after the change was sent again', async () => {
+    const { client, calls, reauth } = setup([
+      reauthRequired(),
+      reauthRequired(),
+      json(200, { results: 'ok' }),
+    ]);
+    const change = client.request('/api/me/apiTokens', { method: 'POST', body: {} });
+    await vi.waitFor(() => expect(reauth.getState().open).toBe(true));
+    reauth.confirmed();
+    await vi.waitFor(() => expect(calls).toHaveLength(2));
+    await vi.waitFor(() => expect(reauth.getState().open).toBe(true));
+    reauth.confirmed();
+    expect(await change).toBe('ok');
+  });
+
+  it('sends a change refused for a sign-in made fresh while it was under way again, without a new prompt', async () => {
+    let release: (response: Response) => void = () => {};
+    const held = new Promise<Response>((resolve) => {
+      release = resolve;
+    });
+    const { client, calls, reauth } = setup((call) => {
+      // 1: the first change meets the prompt; 2: a second, sent while the prompt is open, is answered late.
+      if (calls.length === 1) return reauthRequired();
+      if (calls.length === 2) return held;
+      return json(200, { results: call.url });
+    });
+    const opened: boolean[] = [];
+    reauth.subscribe((state) => opened.push(state.open));
+    const first = client.request('/api/one', { method: 'POST', body: {} });
+    await vi.waitFor(() => expect(reauth.getState().open).toBe(true));
+    const second = client.request('/api/two', { method: 'POST', body: {} });
+    await vi.waitFor(() => expect(calls).toHaveLength(2));
+    reauth.confirmed();
+    expect(await first).toBe('/api/one');
+    release(reauthRequired());
+    expect(await second).toBe('/api/two');
+    expect(opened).toEqual([true, false]);
+    expect(calls.map((c) => c.url)).toEqual(['/api/one', '/api/two', '/api/one', '/api/two']);
   });
 });

@@ -1,11 +1,14 @@
 import {
   API_VERSION_HEADER,
   type ApiVersions,
+  ERROR_CODES,
   type ErrorBody,
   errorText,
+  MSG_REAUTH_REQUIRED,
   MSG_UNEXPECTED_RESPONSE,
   RAW_RESPONSE_HEADER,
 } from '@media/contract';
+import { createReauthCoordinator, type ReauthCoordinator } from './reauth.ts';
 import { createReloginCoordinator, type ReloginCoordinator } from './relogin.ts';
 import { appSettings } from './settings.ts';
 
@@ -51,6 +54,7 @@ type Dependencies = {
   sleep: (ms: number) => Promise<void>;
   readCookie: (name: string) => string | undefined;
   relogin: ReloginCoordinator;
+  reauth: ReauthCoordinator;
 };
 
 const browserCookie = (name: string) => {
@@ -111,6 +115,7 @@ export const createApiClient = (deps: Dependencies) => {
     let rateLimitRetries = 0;
     let url = path;
     for (;;) {
+      const reauthsBefore = deps.reauth.confirmations();
       const response = await send(url, options);
       const body = parseBody(await response.text());
       if (response.ok) {
@@ -127,11 +132,16 @@ export const createApiClient = (deps: Dependencies) => {
         url = withRetryParameter(path, rateLimitRetries);
         continue;
       }
+      const error = (body as Partial<ErrorBody> | undefined)?.error;
+      // A sensitive change wants a recent sign-in: the session stands, the password is asked again.
+      if (response.status === 401 && error?.code === ERROR_CODES.reauth) {
+        if (await deps.reauth.request(reauthsBefore)) continue;
+        throw new ApiError(MSG_REAUTH_REQUIRED, response.status, error.code);
+      }
       if (response.status === 401 && !options.noRelogin) {
-        await deps.relogin.request((body as Partial<ErrorBody> | undefined)?.error?.message);
+        await deps.relogin.request(error?.message);
         continue;
       }
-      const error = (body as Partial<ErrorBody> | undefined)?.error;
       throw new ApiError(errorText(body), response.status, error?.code, error?.fields, error?.data);
     }
   };
@@ -140,15 +150,20 @@ export const createApiClient = (deps: Dependencies) => {
 };
 
 export const relogin = createReloginCoordinator();
+export const reauth = createReauthCoordinator();
 
 const client = createApiClient({
   fetch: (...args) => fetch(...args),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   readCookie: browserCookie,
   relogin,
+  reauth,
 });
 
-/** One call of the API: JSON in and out, anti-forgery header on writes, `results` unwrapped, 401 and 429 handled. */
+/**
+ * One call of the API: JSON in and out, anti-forgery header on writes, `results` unwrapped, 401 (re-login, or
+ * the password again for a sensitive change) and 429 handled.
+ */
 export const apiFetch = client.request;
 
 /** A query's retry rule: a refusal (4xx) is an answer, not a hiccup; anything else is tried 3 times. */

@@ -15,9 +15,10 @@ import { LAYERS } from '@media/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState, useSyncExternalStore } from 'react';
 import { RouterProvider } from 'react-router';
-import { ApiError, relogin } from '../api/client.ts';
+import { ApiError, reauth, relogin } from '../api/client.ts';
 import { Deferred, lazyNamed } from '../ui/deferred.tsx';
 import { modalsWanted } from '../ui/modals-ready.ts';
+import { ReauthDialog } from './reauth-dialog.ts';
 import { ReloginDialog } from './relogin-dialog.ts';
 import { router } from './router.tsx';
 
@@ -86,6 +87,13 @@ const Relogin = () => (
   </MountWhen>
 );
 
+/** The "Confirm it's you" prompt, once a sensitive change asks for it. */
+const Reauth = () => (
+  <MountWhen wanted={useSyncExternalStore(reauth.subscribe, reauth.getState).open}>
+    <ReauthDialog />
+  </MountWhen>
+);
+
 /** Text on light badges and coloured text reach 4.5:1 on their backgrounds in the light scheme. */
 const contrastVariables: CSSVariablesResolver = (resolved) => ({
   variables: {},
@@ -109,6 +117,7 @@ export const App = () => (
       <RouterProvider router={router} />
       <ModalsWhenAsked />
       <Relogin />
+      <Reauth />
     </QueryClientProvider>
   </MantineProvider>
 );

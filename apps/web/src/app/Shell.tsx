@@ -13,6 +13,7 @@ import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
 import { NAVIGATION, pageNotForRole, SECTION_LABELS } from './navigation.ts';
 import { PageLoader } from './PageLoader.tsx';
 import { ReloadMessage } from './ReloadMessage.tsx';
+import { ReauthDialog } from './reauth-dialog.ts';
 import { ReloginDialog } from './relogin-dialog.ts';
 
 // Shown only once an alert is raised: its badges and tooltips load after the shell.
@@ -27,6 +28,7 @@ export const Shell = ({ children }: { children?: ReactNode }) => {
   const [navOpened, nav] = useDisclosure(false);
   useEffect(() => {
     ReloginDialog.preload().catch(() => {});
+    ReauthDialog.preload().catch(() => {});
   }, []);
 
   if (me.isPending) return <PageLoader />;

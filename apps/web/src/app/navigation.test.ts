@@ -17,6 +17,7 @@ describe('pages by role (issue 18)', () => {
     for (const path of [
       '/admin/passwordRules',
       '/admin/lockouts/',
+      '/admin/sessions',
       '/admin/managers',
       '/admin/edge',
       '/diagnostic',

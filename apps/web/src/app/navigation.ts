@@ -73,6 +73,12 @@ export const NAVIGATION: NavigationItem[] = [
     to: () => '/admin/lockouts',
     visible: (me) => me.rights.admin.length > 0,
   },
+  {
+    section: 'cloud',
+    label: 'Sessions and API tokens',
+    to: () => '/admin/sessions',
+    visible: (me) => me.rights.admin.length > 0,
+  },
 ];
 
 export const SECTION_LABELS: Record<NavigationItem['section'], string> = { user: 'You', cloud: 'Cloud' };

@@ -51,6 +51,10 @@ export const router = createBrowserRouter([
         lazy: async () => ({ Component: (await import('../features/admin/LockoutsPage.tsx')).LockoutsPage }),
       },
       {
+        path: 'admin/sessions',
+        lazy: async () => ({ Component: (await import('../features/admin/SessionsPage.tsx')).SessionsPage }),
+      },
+      {
         path: 'admin/organisation',
         lazy: async () => ({
           Component: (await import('../features/organisation/OrganisationPage.tsx')).OrganisationPage,

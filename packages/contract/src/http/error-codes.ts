@@ -11,6 +11,8 @@ export const ERROR_CODES = {
   csrf: 'csrf',
   /** 403: an API token's scope does not allow the request (a read token's write). */
   scope: 'scope',
+  /** 401: the change needs a sign-in from the last REAUTH_WINDOW_MINUTES (POST /api/me/reauth, then again). */
+  reauth: 'reauth',
   apiVersion: 'apiversion',
   rateLimited: 'rate_limited',
   tooLarge: 'too_large',

@@ -41,7 +41,7 @@ export const registerApiTokenRoutes = (fastify: FastifyInstance, ctx: AppContext
         response: { 200: apiTokenCreatedSchema },
       },
     },
-    async (request) => results(await service.create(db, requireActor(request), request.body)),
+    async (request) => results(await service.create(db, ctx.config, requireActor(request), request.body)),
   );
   app.post(
     '/me/apiTokens/:id/trash',
@@ -54,7 +54,7 @@ export const registerApiTokenRoutes = (fastify: FastifyInstance, ctx: AppContext
       },
     },
     async (request) => {
-      await service.trashOwn(db, requireActor(request), request.params.id);
+      await service.trashOwn(db, ctx.config, requireActor(request), request.params.id);
       return results({ ok: true as const });
     },
   );

@@ -10,6 +10,8 @@ import {
   MSG_API_TOKEN_NOT_FOUND,
 } from '@media/contract';
 import type { Actor } from '../../platform/auth/actor.ts';
+import { requireRecentSignIn } from '../../platform/auth/reauth.ts';
+import type { Config } from '../../platform/config.ts';
 import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.ts';
@@ -33,17 +35,22 @@ const presented = (row: Row): ApiToken => ({
 
 const tokenNotFound = () => new AppError(ERROR_CODES.notFound, MSG_API_TOKEN_NOT_FOUND);
 
-/** A token never makes or revokes tokens: one leaked write token could otherwise outlive its revocation. */
-const requireSignedInPerson = (actor: Actor) => {
+/**
+ * A token never makes or revokes tokens (one leaked write token could otherwise outlive its revocation), and
+ * a person does it with a recent sign-in (ASVS 7.5.1).
+ */
+const requireSignedInPerson = (actor: Actor, config: ReauthConfig) => {
   if (actor.apiToken) throw forbidden(MSG_API_TOKEN_BY_TOKEN);
+  requireRecentSignIn(actor, config);
 };
+type ReauthConfig = Pick<Config, 'reauthWindowSeconds'>;
 
 /** GET /api/me/apiTokens: the signed-in user's tokens. */
 export const listOwn = async (db: Db, actor: Actor) => (await repo.listOf(db, actor.userId)).map(presented);
 
 /** POST /api/me/apiTokens: a new token of the signed-in user, answered with the token this once. */
-export const create = async (db: Db, actor: Actor, input: ApiTokenCreate) => {
-  requireSignedInPerson(actor);
+export const create = async (db: Db, config: ReauthConfig, actor: Actor, input: ApiTokenCreate) => {
+  requireSignedInPerson(actor, config);
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   if (expiresAt && expiresAt.getTime() <= Date.now())
     throw badRequest(MSG_API_TOKEN_EXPIRY_PAST, { expiresAt: MSG_API_TOKEN_EXPIRY_PAST });
@@ -60,8 +67,8 @@ export const create = async (db: Db, actor: Actor, input: ApiTokenCreate) => {
 };
 
 /** POST /api/me/apiTokens/{id}/trash: revokes one of the signed-in user's tokens. */
-export const trashOwn = async (db: Db, actor: Actor, id: number) => {
-  requireSignedInPerson(actor);
+export const trashOwn = async (db: Db, config: ReauthConfig, actor: Actor, id: number) => {
+  requireSignedInPerson(actor, config);
   if (!(await repo.trash(db, actor.userId, id))) throw tokenNotFound();
 };
 
@@ -79,7 +86,8 @@ export const listOfUser = async (db: Db, actor: Actor, userId: number) => {
 
 /** POST /api/users/{id}/apiTokens/{tokenId}/trash: administrators only. */
 export const trashOfUser = async (db: Db, actor: Actor, userId: number, id: number) => {
-  requireSignedInPerson(actor);
+  // Revoking someone else's token protects them: no fresh sign-in asked, but never with a token.
+  if (actor.apiToken) throw forbidden(MSG_API_TOKEN_BY_TOKEN);
   await requireAdministratorOver(db, actor, userId);
   if (!(await repo.trash(db, userId, id))) throw tokenNotFound();
 };

@@ -13,6 +13,8 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** When its user last proved who they are in it: the sign-in, or the password entered again (ASVS 7.5.1). */
+    authenticatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     ip: text().notNull().default(''),
     userAgent: text().notNull().default(''),

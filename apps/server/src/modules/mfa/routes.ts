@@ -42,7 +42,14 @@ export const registerMfaRoutes = (fastify: FastifyInstance, ctx: AppContext, _se
       },
     },
     async (request) =>
-      results(await service.startEnrolment({ db, actor: requireActor(request), userId: request.params.id })),
+      results(
+        await service.startEnrolment({
+          db,
+          config: ctx.config,
+          actor: requireActor(request),
+          userId: request.params.id,
+        }),
+      ),
   );
   app.post(
     '/users/:id/mfa/confirm',
@@ -59,6 +66,7 @@ export const registerMfaRoutes = (fastify: FastifyInstance, ctx: AppContext, _se
       results(
         await service.confirmEnrolment({
           db,
+          config: ctx.config,
           actor: requireActor(request),
           userId: request.params.id,
           code: request.body.code,
@@ -79,6 +87,7 @@ export const registerMfaRoutes = (fastify: FastifyInstance, ctx: AppContext, _se
     async (request) => {
       await service.disable({
         db,
+        config: ctx.config,
         actor: requireActor(request),
         userId: request.params.id,
         code: request.body.code,

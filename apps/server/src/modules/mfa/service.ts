@@ -11,6 +11,8 @@ import {
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import type { Actor } from '../../platform/auth/actor.ts';
+import { requireRecentSignIn } from '../../platform/auth/reauth.ts';
+import type { Config } from '../../platform/config.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { sha256 } from '../../platform/crypto.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
@@ -62,9 +64,16 @@ export const verifySecondFactor = async (
   return repo.useRecoveryCode(db, user.id, sha256(normaliseRecoveryCode(trimmed)));
 };
 
-/** Rights first, then existence, so that another user's id answers 403 whether it exists or not. */
-const requireSelf = async (db: Db, actor: Actor, userId: number) => {
+/** Whose second factor changes, and how recent the change's sign-in must be. */
+type SelfChange = { db: Db; config: Pick<Config, 'reauthWindowSeconds'>; actor: Actor; userId: number };
+
+/**
+ * Rights first, then existence, so that another user's id answers 403 whether it exists or not; a change of
+ * one's own second factor needs a recent sign-in (ASVS 7.5.1).
+ */
+const requireSelf = async ({ db, config, actor, userId }: SelfChange) => {
   if (actor.userId !== userId) throw forbidden();
+  requireRecentSignIn(actor, config);
   const state = await repo.findMfaState(db, userId);
   if (!state) throw notFound('User');
   return state;
@@ -82,8 +91,8 @@ export const getStatus = async (options: { db: Db; actor: Actor; userId: number 
   };
 };
 
-export const startEnrolment = async (options: { db: Db; actor: Actor; userId: number }) => {
-  const state = await requireSelf(options.db, options.actor, options.userId);
+export const startEnrolment = async (options: SelfChange) => {
+  const state = await requireSelf(options);
   if (state.mfaSecret) throw badRequest(MSG_MFA_ALREADY_ENABLED);
   const secret = generateSecret();
   await repo.setPendingSecret(options.db, options.userId, secret);
@@ -91,8 +100,8 @@ export const startEnrolment = async (options: { db: Db; actor: Actor; userId: nu
   return { secret, otpauthUri, qrCode: await QRCode.toDataURL(otpauthUri) };
 };
 
-export const confirmEnrolment = async (options: { db: Db; actor: Actor; userId: number; code: string }) => {
-  const state = await requireSelf(options.db, options.actor, options.userId);
+export const confirmEnrolment = async (options: SelfChange & { code: string }) => {
+  const state = await requireSelf(options);
   if (state.mfaSecret) throw badRequest(MSG_MFA_ALREADY_ENABLED);
   if (!state.mfaPendingSecret) throw badRequest(MSG_MFA_NOT_PENDING);
   const step = await totpTimeStep(state.mfaPendingSecret, options.code, null);
@@ -111,8 +120,8 @@ export const confirmEnrolment = async (options: { db: Db; actor: Actor; userId: 
   return { recoveryCodes };
 };
 
-export const disable = async (options: { db: Db; actor: Actor; userId: number; code: string }) => {
-  const state = await requireSelf(options.db, options.actor, options.userId);
+export const disable = async (options: SelfChange & { code: string }) => {
+  const state = await requireSelf(options);
   if (!state.mfaSecret) throw badRequest(MSG_MFA_NOT_ENABLED);
   const secret = state.mfaSecret;
   await options.db.transaction(async (tx) => {

@@ -85,6 +85,8 @@ export const setPassword = async (options: {
       await repo.spendAllTokens(tx, userId);
       await options.sessions.endOthers(tx, userId, keep);
     });
+    // The current password proved who is there: it counts as a fresh sign-in (ASVS 7.5.1), as /me/reauth does.
+    if (!options.actor.apiToken) await options.sessions.reauthenticated(keep);
     return { message: MSG_PASSWORD_UPDATED };
   }
   const user = await repo.findUserForPassword(db, userId);

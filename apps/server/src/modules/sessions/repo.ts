@@ -54,3 +54,48 @@ export const findAccountSession = async (
     .where(and(ofAccount(options.accountId, options.manageable), eq(sessions.publicId, options.publicId)));
   return row;
 };
+
+/** A user's live sessions (not ended, not expired, not idle past the limit), most recently seen first. */
+export const findUserSessions = async (db: DbOrTx, options: { userId: number; idleSince: Date }) =>
+  db
+    .select({
+      idHash: sessions.idHash,
+      publicId: sessions.publicId,
+      userAgent: sessions.userAgent,
+      ip: sessions.ip,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+    })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.userId, options.userId),
+        isNull(sessions.endedAt),
+        gt(sessions.expiresAt, sql`now()`),
+        gt(sessions.lastSeenAt, options.idleSince),
+      ),
+    )
+    .orderBy(desc(sessions.lastSeenAt), sessions.publicId);
+
+/** One live session of a user, by its public id. */
+export const findUserSession = async (db: DbOrTx, userId: number, publicId: string) => {
+  const [row] = await db
+    .select({ idHash: sessions.idHash, publicId: sessions.publicId })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), eq(sessions.publicId, publicId), isNull(sessions.endedAt)));
+  return row;
+};
+
+/** What entering the password again checks. */
+export const findUserForReauth = async (db: DbOrTx, userId: number) => {
+  const [row] = await db
+    .select({
+      id: users.id,
+      username: users.username,
+      passwordHash: users.passwordHash,
+      mfaSecret: users.mfaSecret,
+    })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.disabled, false)));
+  return row;
+};

@@ -6,11 +6,17 @@ import {
   disconnectionSchema,
   idParamSchema,
   messageResponseSchema,
+  ownSessionListSchema,
+  ownSessionParamsSchema,
+  reauthRequestSchema,
+  reauthResponseSchema,
   sessionParamsSchema,
+  sessionsEndedSchema,
   sessionTrashSchema,
 } from '@media/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext, AppServices } from '../../platform/context.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
 import { requireActor } from '../../platform/http/request-context.ts';
@@ -86,6 +92,112 @@ export const registerSessionRoutes = (fastify: FastifyInstance, ctx: AppContext,
           message: request.body.message,
           byUserId: request.body.byUserId,
         }),
+      ),
+  );
+
+  const emptyBody = z.strictObject({}).optional();
+  app.get(
+    '/me/sessions',
+    {
+      schema: {
+        tags,
+        description: 'Your live sessions (device, address, started, last seen), this one first',
+        response: { 200: ownSessionListSchema },
+      },
+    },
+    async (request) => results(await service.listOwn(ctx, requireActor(request))),
+  );
+  app.post(
+    '/me/sessions/:id/trash',
+    {
+      schema: {
+        tags,
+        description:
+          'End another of your sessions (this one ends by signing out); needs a sign-in from the last 5 minutes',
+        params: ownSessionParamsSchema,
+        body: emptyBody,
+        response: { 200: sessionsEndedSchema },
+      },
+    },
+    async (request) =>
+      results(
+        await service.endOwn({
+          ctx,
+          sessions: services.sessions,
+          actor: requireActor(request),
+          sessionId: request.params.id,
+        }),
+      ),
+  );
+  app.post(
+    '/me/sessions/trash',
+    {
+      schema: {
+        tags,
+        description: 'End all your sessions but this one; needs a sign-in from the last 5 minutes',
+        body: emptyBody,
+        response: { 200: sessionsEndedSchema },
+      },
+    },
+    async (request) =>
+      results(await service.endOwnOthers({ ctx, sessions: services.sessions, actor: requireActor(request) })),
+  );
+  app.post(
+    '/me/reauth',
+    {
+      schema: {
+        tags,
+        description:
+          'Enter your password (and second factor) again: a change of e-mail, second factor, API tokens or sessions needs it within 5 minutes (401 reauth)',
+        body: reauthRequestSchema,
+        response: { 200: reauthResponseSchema },
+      },
+    },
+    async (request) =>
+      results(
+        await service.reauthenticate({
+          ctx,
+          sessions: services.sessions,
+          actor: requireActor(request),
+          ip: request.ip,
+          request: request.body,
+        }),
+      ),
+  );
+  app.post(
+    '/users/:id/sessions/trash',
+    {
+      schema: {
+        tags,
+        description: 'End every session of a user (administrators; your own current session stays)',
+        params: idParamSchema,
+        body: emptyBody,
+        response: { 200: sessionsEndedSchema },
+      },
+    },
+    async (request) =>
+      results(
+        await service.endAsAdministrator({
+          ctx,
+          sessions: services.sessions,
+          actor: requireActor(request),
+          userId: request.params.id,
+        }),
+      ),
+  );
+  app.post(
+    '/sessions/trash',
+    {
+      schema: {
+        tags,
+        description: "End everyone's sessions (administrators; your own current session stays)",
+        body: emptyBody,
+        response: { 200: sessionsEndedSchema },
+      },
+    },
+    async (request) =>
+      results(
+        await service.endAsAdministrator({ ctx, sessions: services.sessions, actor: requireActor(request) }),
       ),
   );
 };

@@ -19,6 +19,7 @@ import {
 } from '@media/contract';
 import { and, inArray, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
+import { requireRecentSignIn } from '../../platform/auth/reauth.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
@@ -133,6 +134,9 @@ export const updateUser = async (options: {
     throw badRequest(MSG_EMAILVERIFIED_ONLY_RAISED, { emailverified: MSG_EMAILVERIFIED_ONLY_RAISED });
   if (change.disabled !== undefined && change.disabled !== current.disabled && actor.userId === id)
     throw forbidden('You cannot disable your own user');
+  // One's own e-mail is where password resets go: changing it needs a recent sign-in (ASVS 7.5.1).
+  if (actor.userId === id && change.email !== undefined && change.email !== current.email)
+    requireRecentSignIn(actor, ctx.config);
   await ctx.db.transaction(async (tx) => {
     if (change.username !== undefined || change.email !== undefined)
       await requireFreeIdentifiers(tx, { username: change.username, email: change.email, exceptId: id });

@@ -16,6 +16,8 @@ export type Actor = {
   generation: number;
   /** Loaded once per request, on first use. */
   rights: () => Promise<RightsSnapshot>;
+  /** When the user last proved who they are in this session (ms); an API token's request has none. */
+  authenticatedAt?: number;
   /** The API token the request came with (Authorization: Bearer), when not a session. */
   apiToken?: { id: number; scope: ApiTokenScope };
 };
@@ -29,6 +31,7 @@ export class SessionActor implements Actor {
   readonly sessionIdHash: string;
   readonly sessionPublicId: string;
   readonly generation: number;
+  readonly authenticatedAt: number;
   private loaded: Promise<RightsSnapshot> | undefined;
 
   constructor(
@@ -40,6 +43,7 @@ export class SessionActor implements Actor {
     this.sessionIdHash = session.idHash;
     this.sessionPublicId = session.publicId;
     this.generation = session.generation;
+    this.authenticatedAt = session.authenticatedAt;
   }
 
   rights() {

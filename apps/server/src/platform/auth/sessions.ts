@@ -21,6 +21,8 @@ export type ResolvedSession =
       publicId: string;
       userId: number;
       username: string;
+      /** When its user last proved who they are in it (sign-in or password again), in ms. */
+      authenticatedAt: number;
       /** The role this session acts as in the account it entered, when not the user's own. */
       acting: { accountId: number; roleId: number } | null;
     }
@@ -30,6 +32,7 @@ type SessionRow = {
   publicId: string;
   userId: number;
   lastSeenAt: Date;
+  authenticatedAt: Date;
   expiresAt: Date;
   endedAt: Date | null;
   disconnectMessage: string | null;
@@ -116,6 +119,7 @@ export class SessionStore {
         publicId: sessions.publicId,
         userId: sessions.userId,
         lastSeenAt: sessions.lastSeenAt,
+        authenticatedAt: sessions.authenticatedAt,
         expiresAt: sessions.expiresAt,
         endedAt: sessions.endedAt,
         disconnectMessage: sessions.disconnectMessage,
@@ -156,6 +160,7 @@ export class SessionStore {
       publicId: row.publicId,
       userId: row.userId,
       username: row.username,
+      authenticatedAt: row.authenticatedAt.getTime(),
       acting:
         row.accountId !== null && row.actingRoleId !== null
           ? { accountId: row.accountId, roleId: row.actingRoleId }
@@ -237,5 +242,34 @@ export class SessionStore {
       .where(and(eq(sessions.publicId, publicId), isNull(sessions.endedAt)))
       .returning({ userId: sessions.userId });
     return ended.length > 0;
+  }
+
+  /**
+   * Ends every live session of a user (all users: undefined) but the one kept, as `disconnect` does: each
+   * answers its next call 401 with the message. Answers how many ended.
+   */
+  async disconnectAll(tx: DbOrTx, options: { userId?: number; keepIdHash?: string; message: string }) {
+    const ended = await tx
+      .update(sessions)
+      .set({ endedAt: sql`now()`, disconnectMessage: options.message })
+      .where(
+        and(
+          isNull(sessions.endedAt),
+          options.userId === undefined ? undefined : eq(sessions.userId, options.userId),
+          options.keepIdHash === undefined ? undefined : ne(sessions.idHash, options.keepIdHash),
+        ),
+      )
+      .returning({ userId: sessions.userId });
+    return ended.length;
+  }
+
+  /** The user proved who they are again in this session (ASVS 7.5.1): answers when. */
+  async reauthenticated(idHash: string) {
+    const [row] = await this.db
+      .update(sessions)
+      .set({ authenticatedAt: sql`now()` })
+      .where(and(eq(sessions.idHash, idHash), isNull(sessions.endedAt)))
+      .returning({ authenticatedAt: sessions.authenticatedAt });
+    return row?.authenticatedAt;
   }
 }

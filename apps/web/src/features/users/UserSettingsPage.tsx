@@ -7,6 +7,7 @@ import { EmailNotificationSettings } from '../notifications/EmailNotificationSet
 import { ApiTokensSection } from './ApiTokensSection.tsx';
 import { ChangePasswordForm } from './ChangePasswordForm.tsx';
 import { SecondFactorSection } from './SecondFactorSection.tsx';
+import { SessionsSection } from './SessionsSection.tsx';
 
 const RESET_TITLES: Record<ResetType, string> = {
   just_reset: 'Reset Password',
@@ -83,6 +84,11 @@ const OwnSettings = ({ userId }: { userId: number }) => {
             API tokens
           </Title>
           <ApiTokensSection />
+          <Divider />
+          <Title order={3} id="sessions">
+            Sessions
+          </Title>
+          <SessionsSection />
           <Divider />
           <Title order={3} id="email-notification-settings">
             Email notification settings

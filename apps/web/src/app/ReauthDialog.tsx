@@ -1,0 +1,121 @@
+import { Alert, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { MSG_FIELD_REQUIRED, MSG_LOGIN_MFA_REQUIRED, MSG_REAUTH_REQUIRED } from '@media/contract';
+import { type FormEvent, useState, useSyncExternalStore } from 'react';
+import { useMe } from '../api/auth.ts';
+import { ApiError, reauth } from '../api/client.ts';
+import { useReauthenticate } from '../api/sessions.ts';
+
+/**
+ * "Confirm it's you" (DESIGN.md, sessions): a sensitive change (e-mail, second factor, API tokens, sessions)
+ * refused for want of a recent sign-in asks for the password, and the verification code when the user has a
+ * second factor or the server asks for one; the change goes again once it is accepted. Cancel fails it.
+ */
+export const ReauthDialog = () => {
+  const state = useSyncExternalStore(reauth.subscribe, reauth.getState);
+  const me = useMe();
+  const confirm = useReauthenticate();
+  const [password, setPassword] = useState('');
+  const [mfaCode, setMfaCode] = useState('');
+  const [codeAsked, setCodeAsked] = useState(false);
+  // spec2 §5: each field says 'This field is required' once touched or submitted empty.
+  const [touched, setTouched] = useState({ password: false, mfaCode: false });
+  const withCode = codeAsked || me.data?.mfaEnabled === true;
+
+  const failure = confirm.error instanceof ApiError ? confirm.error : undefined;
+  const fieldErrors = failure?.fields ?? {};
+  const otherError =
+    confirm.error && !fieldErrors.password && !fieldErrors.mfaCode ? confirm.error.message : undefined;
+
+  const finish = (confirmed: boolean) => {
+    setPassword('');
+    setMfaCode('');
+    setCodeAsked(false);
+    setTouched({ password: false, mfaCode: false });
+    confirm.reset();
+    if (confirmed) reauth.confirmed();
+    else reauth.cancelled();
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched({ password: true, mfaCode: withCode });
+    if (!password || (withCode && !mfaCode.trim())) return;
+    confirm.mutate(
+      { password, ...(withCode ? { mfaCode: mfaCode.trim() } : {}) },
+      {
+        onSuccess: () => finish(true),
+        onError: (error) => {
+          if (error instanceof ApiError && error.fields?.mfaCode) {
+            setCodeAsked(true);
+            setMfaCode('');
+            setTouched((was) => ({ ...was, mfaCode: false }));
+          }
+        },
+      },
+    );
+  };
+
+  const passwordError =
+    (touched.password && !password ? MSG_FIELD_REQUIRED : undefined) ?? fieldErrors.password;
+  // The server's "enter the code" is what the field is for: said as its description, not as a fault.
+  const codeRequested = fieldErrors.mfaCode === MSG_LOGIN_MFA_REQUIRED;
+  const codeError =
+    (touched.mfaCode && !mfaCode.trim() ? MSG_FIELD_REQUIRED : undefined) ??
+    (codeRequested ? undefined : fieldErrors.mfaCode);
+
+  return (
+    <Modal
+      opened={state.open}
+      onClose={() => finish(false)}
+      closeOnClickOutside={false}
+      centered
+      title="Confirm it's you"
+    >
+      <form noValidate onSubmit={submit}>
+        <Stack gap="sm">
+          <Text size="sm">{MSG_REAUTH_REQUIRED}</Text>
+          {otherError && (
+            <Alert color="red" role="alert">
+              {otherError}
+            </Alert>
+          )}
+          {me.data && (
+            // For the browser's password manager: whose password this is.
+            <input type="hidden" autoComplete="username" value={me.data.username} readOnly />
+          )}
+          <PasswordInput
+            label="Password"
+            autoComplete="current-password"
+            data-autofocus
+            value={password}
+            required
+            error={passwordError}
+            onBlur={() => setTouched((was) => ({ ...was, password: true }))}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+          />
+          {withCode && (
+            <TextInput
+              label="Verification Code"
+              description={codeRequested ? MSG_LOGIN_MFA_REQUIRED : undefined}
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              value={mfaCode}
+              required
+              error={codeError}
+              onBlur={() => setTouched((was) => ({ ...was, mfaCode: true }))}
+              onChange={(e) => setMfaCode(e.currentTarget.value)}
+            />
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => finish(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={confirm.isPending}>
+              Confirm
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+};
