@@ -53,6 +53,10 @@ const EMPTY_BODY_ACTS = new Set([
   'POST /api/edgeServers/{id}/supportConnection',
   // Every field has a default: `{}` creates a folder named 'New arrivals folder'.
   'POST /api/accounts/{id}/arrivalsFolders',
+  // Ending sessions takes no input: `{}` ends them (the caller's own stays).
+  'POST /api/me/sessions/trash',
+  'POST /api/sessions/trash',
+  'POST /api/users/{id}/sessions/trash',
 ]);
 
 const NUL = '\u0000';

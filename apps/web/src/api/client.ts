@@ -4,7 +4,6 @@ import {
   ERROR_CODES,
   type ErrorBody,
   errorText,
-  MSG_REAUTH_REQUIRED,
   MSG_UNEXPECTED_RESPONSE,
   RAW_RESPONSE_HEADER,
 } from '@media/contract';
@@ -133,12 +132,12 @@ export const createApiClient = (deps: Dependencies) => {
         continue;
       }
       const error = (body as Partial<ErrorBody> | undefined)?.error;
-      // A sensitive change wants a recent sign-in: the session stands, the password is asked again.
-      if (response.status === 401 && error?.code === ERROR_CODES.reauth) {
-        if (await deps.reauth.request(reauthsBefore)) continue;
-        throw new ApiError(MSG_REAUTH_REQUIRED, response.status, error.code);
-      }
-      if (response.status === 401 && !options.noRelogin) {
+      // A sensitive change wants a recent sign-in: the session stands, the password is asked again. Cancelled,
+      // the change fails with the server's reason (MSG_REAUTH_REQUIRED: not imported, it would bring the
+      // contract's schemas into the sign-in page).
+      const wantsReauth = response.status === 401 && error?.code === ERROR_CODES.reauth;
+      if (wantsReauth && (await deps.reauth.request(reauthsBefore))) continue;
+      if (response.status === 401 && !wantsReauth && !options.noRelogin) {
         await deps.relogin.request(error?.message);
         continue;
       }

@@ -1,9 +1,17 @@
 import { Alert, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { MSG_FIELD_REQUIRED, MSG_LOGIN_MFA_REQUIRED, MSG_REAUTH_REQUIRED } from '@media/contract';
+import {
+  MSG_FIELD_REQUIRED,
+  MSG_LOGIN_LOCKED,
+  MSG_LOGIN_MFA_REQUIRED,
+  MSG_REAUTH_REQUIRED,
+} from '@media/contract';
 import { type FormEvent, useState, useSyncExternalStore } from 'react';
 import { useMe } from '../api/auth.ts';
 import { ApiError, reauth } from '../api/client.ts';
 import { useReauthenticate } from '../api/sessions.ts';
+
+/** The code of POST /api/me/reauth's refusal while the user name or address is locked out. */
+const LOCKED_CODE = 'locked';
 
 /**
  * "Confirm it's you" (DESIGN.md, sessions): a sensitive change (e-mail, second factor, API tokens, sessions)
@@ -23,8 +31,13 @@ export const ReauthDialog = () => {
 
   const failure = confirm.error instanceof ApiError ? confirm.error : undefined;
   const fieldErrors = failure?.fields ?? {};
+  // A lock-out reads as on the sign-in page, without its code.
   const otherError =
-    confirm.error && !fieldErrors.password && !fieldErrors.mfaCode ? confirm.error.message : undefined;
+    failure?.code === LOCKED_CODE
+      ? MSG_LOGIN_LOCKED
+      : confirm.error && !fieldErrors.password && !fieldErrors.mfaCode
+        ? confirm.error.message
+        : undefined;
 
   const finish = (confirmed: boolean) => {
     setPassword('');

@@ -249,16 +249,18 @@ export class SessionStore {
    * answers its next call 401 with the message. Answers how many ended.
    */
   async disconnectAll(tx: DbOrTx, options: { userId?: number; keepIdHash?: string; message: string }) {
+    const live = and(
+      isNull(sessions.endedAt),
+      options.userId === undefined ? undefined : eq(sessions.userId, options.userId),
+      options.keepIdHash === undefined ? undefined : ne(sessions.idHash, options.keepIdHash),
+    );
+    // An update of no row still moves the auth epoch (a statement trigger), and with it every cache.
+    const [any] = await tx.select({ idHash: sessions.idHash }).from(sessions).where(live).limit(1);
+    if (!any) return 0;
     const ended = await tx
       .update(sessions)
       .set({ endedAt: sql`now()`, disconnectMessage: options.message })
-      .where(
-        and(
-          isNull(sessions.endedAt),
-          options.userId === undefined ? undefined : eq(sessions.userId, options.userId),
-          options.keepIdHash === undefined ? undefined : ne(sessions.idHash, options.keepIdHash),
-        ),
-      )
+      .where(live)
       .returning({ userId: sessions.userId });
     return ended.length;
   }
