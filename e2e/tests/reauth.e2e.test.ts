@@ -1,8 +1,10 @@
 import { API_TOKEN_PREFIX, MSG_CURRENT_PASSWORD_WRONG, MSG_REAUTH_REQUIRED } from '@media/contract';
+import { generate } from 'otplib';
 import type { BrowserContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { csrf } from '../api.ts';
+import { apiGet, csrf } from '../api.ts';
 import { choose, E2E_DEMO_PASSWORD, newPage, screenshots, signIn, useServerAndBrowser } from '../harness.ts';
+import { accessibilityViolations } from '../roles.ts';
 
 /** The re-authentication window of this file's server, in seconds (5 minutes otherwise). */
 const REAUTH_WINDOW_SECONDS = 2;
@@ -42,6 +44,7 @@ describe("sign in again before a sensitive change (Confirm it's you)", () => {
     expect(await prompt.textContent()).toContain(MSG_REAUTH_REQUIRED);
     // No re-login dialog: the session stands.
     expect(await page.getByRole('dialog', { name: /^Password required for/ }).count()).toBe(0);
+    expect(await accessibilityViolations(page)).toEqual([]);
     await screenshots(page, 'reauth-dialog');
 
     // A wrong password is said under the field; the prompt stays.
@@ -87,6 +90,46 @@ describe("sign in again before a sensitive change (Confirm it's you)", () => {
     await page.reload();
     await page.getByTestId('api-tokens-empty').waitFor();
     expect(new URL(page.url()).pathname).not.toBe('/login');
+    await context.close();
+  });
+
+  it('asks for the verification code too when the server says the user has a second factor', async () => {
+    const { context, page } = await newPage(setup.browser);
+    await signIn(page, setup.server.url, 'evening-news.logger', E2E_DEMO_PASSWORD);
+    await page.getByTestId('signed-in-user').click();
+    await page.getByTestId('api-tokens-empty').waitFor();
+    // A second factor turned on beside the page (a fresh sign-in first), which still knows the user without.
+    const base = setup.server.url;
+    const headers = await csrf(context);
+    const me = await apiGet<{ id: number }>(context, `${base}/api/me`);
+    const post = async <T>(path: string, data: unknown) => {
+      const response = await context.request.post(`${base}${path}`, { data, headers });
+      expect(response.status(), `${path}: ${await response.text()}`).toBe(200);
+      return ((await response.json()) as { results: T }).results;
+    };
+    await post('/api/me/reauth', { password: E2E_DEMO_PASSWORD });
+    const { secret } = await post<{ secret: string }>(`/api/users/${me.id}/mfa/enrol`, {});
+    await post(`/api/users/${me.id}/mfa/confirm`, { code: await generate({ secret }) });
+
+    await untilSignInIsOld(context, base);
+    await page.getByLabel('Token name').fill('Guarded');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const prompt = page.getByRole('dialog', { name: "Confirm it's you" });
+    await prompt.waitFor();
+    await prompt.getByLabel(/^Password/).fill(E2E_DEMO_PASSWORD);
+    await prompt.getByRole('button', { name: 'Confirm' }).click();
+    const code = prompt.getByLabel(/^Verification Code/);
+    await code.waitFor();
+    await screenshots(page, 'reauth-dialog-code');
+    // Each code is accepted once: the one that confirmed the second factor is spent, so take the next step's.
+    await code.fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }));
+    await prompt.getByRole('button', { name: 'Confirm' }).click();
+    await prompt.waitFor({ state: 'hidden' });
+    await page.getByTestId('new-api-token-value').waitFor();
+    await page
+      .getByTestId('api-tokens')
+      .getByRole('row', { name: /Guarded/ })
+      .waitFor();
     await context.close();
   });
 });

@@ -10,6 +10,7 @@ import {
   signIn,
   useServerAndBrowser,
 } from '../harness.ts';
+import { accessibilityViolations } from '../roles.ts';
 
 /** The re-login dialog a page shows once its session has ended on the server. */
 const reloginDialog = (page: Page) => page.getByRole('dialog', { name: /^Password required for/ });
@@ -29,8 +30,9 @@ const nextActionMeetsRelogin = async (page: Page, name: string) => {
 describe('sessions (ASVS V7): own sessions, and administrators', () => {
   const setup = useServerAndBrowser({ SEED_DEMO: '1', DEMO_PASSWORD: E2E_DEMO_PASSWORD });
 
-  it('lists both sessions of a user signed in twice, ends the other with confirmation, and that one must sign in again', async () => {
-    const user = 'sports-desk.editor';
+  it('lists both sessions of a user signed in twice, ends the other with confirmation, and that one must sign in again; then all others at once', async () => {
+    // A viewer: the demo data gives editors and loggers a session of a "Demo browser" already.
+    const user = 'documentaries.viewer';
     const other = await newPage(setup.browser);
     await signIn(other.page, setup.server.url, user, E2E_DEMO_PASSWORD);
     await other.page.getByTestId('signed-in-user').waitFor();
@@ -51,7 +53,7 @@ describe('sessions (ASVS V7): own sessions, and administrators', () => {
         .count(),
     ).toBe(0);
     await page.getByRole('button', { name: 'End all other sessions' }).waitFor();
-    await page.locator('#sessions').scrollIntoViewIfNeeded();
+    expect(await accessibilityViolations(page)).toEqual([]);
     await screenshots(page, 'user-settings-sessions');
 
     await rows
@@ -74,12 +76,34 @@ describe('sessions (ASVS V7): own sessions, and administrators', () => {
     await page.reload();
     await page.getByTestId('sessions-only-this').waitFor();
     expect(await reloginDialog(page).count()).toBe(0);
+
+    // Signed in once more elsewhere, then every other session ended at once.
+    const third = await newPage(setup.browser);
+    await signIn(third.page, setup.server.url, user, E2E_DEMO_PASSWORD);
+    await third.page.getByTestId('signed-in-user').waitFor();
+    await page.reload();
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.getByRole('button', { name: 'End all other sessions' }).click();
+    const endAll = page.getByRole('dialog', { name: 'End all other sessions' });
+    await endAll.waitFor();
+    expect(await endAll.textContent()).toContain('End 1 other session?');
+    await endAll.getByRole('button', { name: 'End all other sessions' }).click();
+    await page.getByTestId('sessions-only-this').waitFor();
+    await expect.poll(() => rows.count()).toBe(1);
+    await page.getByText('Ended 1 other session').waitFor();
+    await nextActionMeetsRelogin(third.page, 'Your settings');
+
+    // The administrators' page is not theirs: reached by its address, it says so.
+    await page.goto(`${setup.server.url}/admin/sessions`);
+    await page.getByText(/not available to your role/).waitFor();
+    expect(await page.getByRole('link', { name: 'Sessions and API tokens' }).count()).toBe(0);
     await context.close();
     await other.context.close();
+    await third.context.close();
   });
 
   it("lets an administrator revoke a user's API token, end that user's sessions, then everyone's but their own", async () => {
-    const user = 'evening-news.editor';
+    const user = 'evening-news.viewer';
     const victim = await newPage(setup.browser);
     await signIn(victim.page, setup.server.url, user, E2E_DEMO_PASSWORD);
     await victim.page.getByTestId('signed-in-user').waitFor();
@@ -105,7 +129,7 @@ describe('sessions (ASVS V7): own sessions, and administrators', () => {
     await page.getByTestId('no-user-chosen').waitFor();
 
     // Choose the user by searching their name.
-    await page.getByRole('textbox', { name: 'User' }).fill('evening-news.ed');
+    await page.getByRole('combobox', { name: 'User' }).fill('evening-news.vi');
     await page.getByRole('option', { name: new RegExp(`^${user.replace('.', '\\.')}`) }).click();
     const tokens = page.getByTestId('user-api-tokens');
     const row = tokens.getByRole('row', { name: /Archive export/ });
@@ -116,6 +140,7 @@ describe('sessions (ASVS V7): own sessions, and administrators', () => {
     expect(prefix.length).toBeGreaterThan(0);
     expect(token.startsWith(prefix)).toBe(true);
     expect(await page.locator('body').textContent()).not.toContain(token);
+    expect(await accessibilityViolations(page)).toEqual([]);
     await screenshots(page, 'admin-sessions');
 
     await page.getByRole('button', { name: 'Revoke Archive export' }).click();

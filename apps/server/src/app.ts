@@ -31,6 +31,8 @@ import { registerLiveRoutes } from './modules/nodes/live.routes.ts';
 import { registerNodeRoutes } from './modules/nodes/routes.ts';
 import { registerSubtitleRoutes } from './modules/nodes/subtitles.routes.ts';
 import { registerNotificationRoutes } from './modules/notifications/routes.ts';
+import { discoverProvider } from './modules/oidc/provider.ts';
+import { registerOidcRoutes } from './modules/oidc/routes.ts';
 import { registerOrganisationRoutes } from './modules/organisation/routes.ts';
 import { registerPasswordRoutes } from './modules/passwords/routes.ts';
 import { registerPublishingRoutes } from './modules/publishing/routes.ts';
@@ -67,8 +69,11 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
   registerInputGuards(app);
   registerRequestBodyTimeouts(app, config);
 
+  // Before anything opens: a wrong issuer stops the start saying which.
+  const oidc = config.oidc ? await discoverProvider(config.oidc, config.publicUrl) : undefined;
   const authEpoch = await AuthEpoch.open(ctx.database);
   const services: AppServices = {
+    oidc,
     authEpoch,
     sessions: new SessionStore(ctx.db, config, authEpoch, (error) =>
       ctx.log.warn({ err: error }, 'writing the activity time of sessions failed'),
@@ -155,6 +160,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerPasswordRoutes(api, ctx, services);
       registerMfaRoutes(api, ctx, services);
       registerApiTokenRoutes(api, ctx, services);
+      registerOidcRoutes(api, ctx, services);
       registerRoleRoutes(api, ctx, services);
       registerEventRoutes(api, ctx, services);
       registerNotificationRoutes(api, ctx, services);

@@ -10,6 +10,7 @@ export * from './modules/ingest/tables.ts';
 export * from './modules/mfa/tables.ts';
 export * from './modules/nodes/tables.ts';
 export * from './modules/notifications/tables.ts';
+export * from './modules/oidc/tables.ts';
 export * from './modules/organisation/tables.ts';
 export * from './modules/passwords/tables.ts';
 export * from './modules/publishing/tables.ts';

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { REAUTH_WINDOW_MINUTES } from '@media/contract';
+import { OIDC_BUTTON_TEXT_DEFAULT, REAUTH_WINDOW_MINUTES } from '@media/contract';
 import { z } from 'zod';
 
 const flag = (fallback: boolean) =>
@@ -106,6 +106,22 @@ const envSchema = z.object({
   OUTBOUND_DENY_PRIVATE: flag(false),
   WORKERS: z.coerce.number().int().min(1).max(256).optional(),
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  // Sign-in through the company's identity provider (OpenID Connect): all three, or none.
+  OIDC_ISSUER: z
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  OIDC_CLIENT_ID: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  OIDC_CLIENT_SECRET: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  OIDC_BUTTON_TEXT: z.string().max(60).default(OIDC_BUTTON_TEXT_DEFAULT),
+  OIDC_AUTO_REGISTER: flag(false),
+  PASSWORD_SIGN_IN: flag(true),
   GOOGLE_CLIENT_ID: z
     .string()
     .optional()
@@ -192,6 +208,12 @@ export type Config = {
    * OUTBOUND_ALLOW_LOOPBACK=1, private ranges unless OUTBOUND_DENY_PRIVATE=1. Read at each connection.
    */
   outbound: { allowLoopback: boolean; denyPrivate: boolean };
+  /** The company's identity provider (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET), discovered at start. */
+  oidc:
+    | { issuer: string; clientId: string; clientSecret: string; buttonText: string; autoRegister: boolean }
+    | undefined;
+  /** PASSWORD_SIGN_IN=0: only administrators sign in with a password (the others through the provider). */
+  passwordSignIn: boolean;
   /** The cloud's Google OAuth client, for YouTube publishing (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET). */
   google:
     | { clientId: string; clientSecret: string; authUrl: string; tokenUrl: string; youtubeApiUrl: string }
@@ -208,6 +230,22 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     throw new ConfigError(`Invalid environment: ${problems}`);
   }
   const e = parsed.data;
+  const oidcParts = {
+    OIDC_ISSUER: e.OIDC_ISSUER,
+    OIDC_CLIENT_ID: e.OIDC_CLIENT_ID,
+    OIDC_CLIENT_SECRET: e.OIDC_CLIENT_SECRET,
+  };
+  const oidcMissing = Object.entries(oidcParts)
+    .filter(([, value]) => !value)
+    .map(([name]) => name);
+  if (oidcMissing.length > 0 && oidcMissing.length < 3)
+    throw new ConfigError(
+      `OpenID Connect sign-in needs ${oidcMissing.join(' and ')} too (or none of OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET)`,
+    );
+  if (!e.PASSWORD_SIGN_IN && oidcMissing.length > 0)
+    throw new ConfigError(
+      'PASSWORD_SIGN_IN=0 needs OpenID Connect sign-in (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET)',
+    );
   if (e.WEB_CONCURRENCY > 1 && !e.DATABASE_URL)
     throw new ConfigError(
       'WEB_CONCURRENCY above 1 needs PostgreSQL (DATABASE_URL): the embedded database belongs to one process',
@@ -245,6 +283,17 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     workers: e.WORKERS ?? Math.max(1, Math.floor(os.availableParallelism() / 2 / e.WEB_CONCURRENCY)),
     webConcurrency: e.WEB_CONCURRENCY,
     outbound: { allowLoopback: e.OUTBOUND_ALLOW_LOOPBACK, denyPrivate: e.OUTBOUND_DENY_PRIVATE },
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+        ? {
+            issuer: e.OIDC_ISSUER,
+            clientId: e.OIDC_CLIENT_ID,
+            clientSecret: e.OIDC_CLIENT_SECRET,
+            buttonText: e.OIDC_BUTTON_TEXT,
+            autoRegister: e.OIDC_AUTO_REGISTER,
+          }
+        : undefined,
+    passwordSignIn: e.PASSWORD_SIGN_IN,
     google:
       e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
         ? {

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ResolvedToken } from '../modules/api-tokens/service.ts';
+import type { OidcProvider } from '../modules/oidc/provider.ts';
 import type { AuthEpoch } from './auth/auth-epoch.ts';
 import type { RightsCache } from './auth/rights-cache.ts';
 import type { SessionStore } from './auth/sessions.ts';
@@ -47,4 +48,6 @@ export type AppServices = {
   apiTokens: (token: string) => Promise<ResolvedToken>;
   rights: RightsCache;
   csrf: CsrfGuard;
+  /** The company's identity provider, discovered at start (OIDC_ISSUER); undefined when not set up. */
+  oidc: OidcProvider | undefined;
 };

@@ -81,6 +81,7 @@ export const ReauthDialog = () => {
       opened={state.open}
       onClose={() => finish(false)}
       closeOnClickOutside={false}
+      closeButtonProps={{ 'aria-label': 'Close' }}
       centered
       title="Confirm it's you"
     >

@@ -6,16 +6,19 @@ import {
   lockoutsQuerySchema,
   loginRequestSchema,
   loginResponseSchema,
+  logoutResponseSchema,
   meResponseSchema,
   okSchema,
 } from '@media/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { setSessionCookies } from '../../platform/auth/session-cookie.ts';
 import { SESSION_COOKIE } from '../../platform/auth/sessions.ts';
 import type { AppContext, AppServices } from '../../platform/context.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
 import { JsonAnswers } from '../../platform/http/json-answers.ts';
 import { requireActor } from '../../platform/http/request-context.ts';
+import { endSessionUrl as endSessionUrlOf } from '../oidc/service.ts';
 import * as service from './service.ts';
 
 export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, services: AppServices) => {
@@ -41,20 +44,14 @@ export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, se
         db: ctx.db,
         publish: ctx.publish,
         sessions: services.sessions,
+        passwordSignIn: ctx.config.passwordSignIn,
         ip: request.ip,
         userAgent: request.headers['user-agent'] ?? '',
         ...request.body,
       });
       if (outcome.session) {
         if (request.actor) await services.sessions.end(request.actor.sessionIdHash);
-        const secure = request.secure;
-        reply.setCookie(SESSION_COOKIE, outcome.session.sessionId, {
-          path: '/',
-          httpOnly: true,
-          sameSite: 'lax',
-          secure,
-        });
-        services.csrf.setCookie(reply, services.csrf.issue(outcome.session.idHash), secure);
+        setSessionCookies(reply, services.csrf, outcome.session, request.secure);
       }
       return results(outcome.result);
     },
@@ -62,12 +59,26 @@ export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, se
 
   app.post(
     '/logout',
-    { schema: { tags, description: 'Sign out', response: { 200: okSchema } } },
+    {
+      schema: {
+        tags,
+        description:
+          "Sign out; a session that came from the identity provider answers the provider's end-session address too",
+        response: { 200: logoutResponseSchema },
+      },
+    },
     async (request, reply) => {
-      if (request.actor) await services.sessions.end(request.actor.sessionIdHash);
+      const signedInWith = request.actor?.apiToken
+        ? undefined
+        : request.actor && (await services.sessions.signedInWith(request.actor.sessionIdHash));
+      if (request.actor && !request.actor.apiToken) await services.sessions.end(request.actor.sessionIdHash);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       services.csrf.setCookie(reply, services.csrf.issue(), request.secure);
-      return results({ ok: true as const });
+      const endSessionUrl =
+        signedInWith === 'oidc' && services.oidc
+          ? endSessionUrlOf(services.oidc, ctx.config.publicUrl)
+          : undefined;
+      return results({ ok: true as const, ...(endSessionUrl ? { endSessionUrl } : {}) });
     },
   );
 

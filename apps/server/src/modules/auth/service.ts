@@ -13,6 +13,7 @@ import {
   MSG_LOGIN_LOCKED,
   MSG_LOGIN_MFA_INVALID,
   MSG_LOGIN_MFA_REQUIRED,
+  MSG_PASSWORD_SIGN_IN_OFF,
   maxVideoResolution,
   userLockoutKey,
 } from '@media/contract';
@@ -24,7 +25,7 @@ import type { SessionStore } from '../../platform/auth/sessions.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { Publish } from '../../platform/live/publish.ts';
-import { requireRight } from '../access/service.ts';
+import { loadRights, requireRight } from '../access/service.ts';
 import { maxVideoValues } from '../accounts/repo.ts';
 import { verifySecondFactor } from '../mfa/service.ts';
 import { users } from '../users/tables.ts';
@@ -130,7 +131,15 @@ const settleNotFailed = async (db: Db, keys: FailureKeys, success: boolean) => {
 };
 
 export const login = async (
-  options: { db: Db; publish: Publish; sessions: SessionStore; ip: string; userAgent: string } & LoginRequest,
+  options: {
+    db: Db;
+    publish: Publish;
+    sessions: SessionStore;
+    /** PASSWORD_SIGN_IN: off, only administrators sign in with a password. */
+    passwordSignIn: boolean;
+    ip: string;
+    userAgent: string;
+  } & LoginRequest,
 ): Promise<LoginOutcome> => {
   const { db } = options;
   const user = await repo.findUserForLogin(db, options.username);
@@ -146,6 +155,10 @@ export const login = async (
       ? failure('locked', MSG_LOGIN_LOCKED)
       : failure(status, error);
   if (!user || !passwordOk || user.disabled) return refuse('invalid', MSG_LOGIN_INVALID);
+  if (!options.passwordSignIn && !(await loadRights(db, user.id)).admin) {
+    await settleNotFailed(db, keys, false);
+    return failure('invalid', MSG_PASSWORD_SIGN_IN_OFF);
+  }
   if (user.mfaSecret) {
     if (!options.mfaCode) {
       await settleNotFailed(db, keys, false);

@@ -16,6 +16,10 @@ export const sessions = pgTable(
     /** When its user last proved who they are in it: the sign-in, or the password entered again (ASVS 7.5.1). */
     authenticatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
+    /** How it was signed in: `password` (with the product's second factor) or `oidc` (the provider's). */
+    signedInWith: text({ enum: ['password', 'oidc'] })
+      .notNull()
+      .default('password'),
     ip: text().notNull().default(''),
     userAgent: text().notNull().default(''),
     /** Set when ended by someone else; the next call answers 401 with this text. */

@@ -11,11 +11,13 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import { hashPassword } from '../../platform/auth/password-hash.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { randomToken, sha256 } from '../../platform/crypto.ts';
+import type { DbOrTx } from '../../platform/db/client.ts';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { upsertAccess } from '../access/repo.ts';
 import { checkGrantableRole, requireAccountManagement } from '../access/service.ts';
 import { accounts } from '../organisation/tables.ts';
 import { enforceRules } from '../passwords/service.ts';
+import { findTakenIdentifiers, lockIdentifiers } from '../users/repo.ts';
 import { requireFreeIdentifiers } from '../users/service.ts';
 import { users } from '../users/tables.ts';
 import * as repo from './repo.ts';
@@ -202,4 +204,43 @@ export const acceptInvitation = async (options: {
   await ctx.publish(CHANNELS.invites(invitation.accountId), [invitation.id]);
   await ctx.publish(CHANNELS.userAccess(invitation.accountId), [userId]);
   return { message: MSG_INVITE_ACCEPTED };
+};
+
+/**
+ * An invitation accepted through the identity provider (modules/oidc): the invited e-mail's user, or a new
+ * user without a password, gets the invitation's access, and `link` links the provider's identity to them in
+ * the same transaction. The invitation (sent to that address) is what proves the person; the provider's
+ * e-mail claim is never compared. Answers the user, or undefined for an unknown or expired invitation.
+ */
+export const acceptInvitationForIdentity = async (
+  ctx: AppContext,
+  token: string,
+  person: { fullname: string; link: (tx: DbOrTx, userId: number) => Promise<void> },
+) => {
+  const invitation = await findInvitationOr404(ctx, token).catch(() => undefined);
+  if (!invitation) return undefined;
+  const userId = await ctx.db.transaction(async (tx) => {
+    let id = (await repo.findUserByEmail(tx, invitation.email))?.id;
+    if (id === undefined) {
+      const wanted = invitation.username || usernameFromEmail(invitation.email);
+      let username = wanted;
+      await lockIdentifiers(tx);
+      for (let n = 2; (await findTakenIdentifiers(tx, [username])).size > 0; n++) username = `${wanted}${n}`;
+      await requireFreeIdentifiers(tx, { username, email: invitation.email });
+      const [created] = await tx
+        .insert(users)
+        .values({ username, fullname: person.fullname, email: invitation.email, emailverified: true })
+        .returning({ id: users.id });
+      id = created?.id as number;
+    } else {
+      await tx.update(users).set({ emailverified: true }).where(sql`${users.id} = ${id}`);
+    }
+    await person.link(tx, id);
+    await upsertAccess(tx, { accountId: invitation.accountId, userId: id, roleId: invitation.roleId });
+    await repo.deleteInvite(tx, invitation.id);
+    return id;
+  });
+  await ctx.publish(CHANNELS.invites(invitation.accountId), [invitation.id]);
+  await ctx.publish(CHANNELS.userAccess(invitation.accountId), [userId]);
+  return userId;
 };

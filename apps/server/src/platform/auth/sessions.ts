@@ -70,14 +70,20 @@ export class SessionStore {
     this.touchEvery = Math.min(TOUCH_INTERVAL_MS, (config.sessionIdleMinutes * 60_000) / 4);
   }
 
-  async create(tx: DbOrTx, userId: number, ip: string, userAgent: string) {
+  async create(
+    tx: DbOrTx,
+    userId: number,
+    ip: string,
+    userAgent: string,
+    signedInWith: 'password' | 'oidc' = 'password',
+  ) {
     const sessionId = randomToken(32);
     const idHash = sha256(sessionId);
     const publicId = randomToken(12);
     const expiresAt = new Date(Date.now() + this.config.sessionAbsoluteMinutes * 60_000);
     await tx
       .insert(sessions)
-      .values({ idHash, publicId, userId, ip, userAgent: userAgent.slice(0, 300), expiresAt });
+      .values({ idHash, publicId, userId, ip, userAgent: userAgent.slice(0, 300), expiresAt, signedInWith });
     return { sessionId, idHash, publicId };
   }
 
@@ -217,6 +223,15 @@ export class SessionStore {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     await this.flush().catch(this.onError);
+  }
+
+  /** How a session was signed in (its sign-out may go through the provider too). */
+  async signedInWith(idHash: string) {
+    const [row] = await this.db
+      .select({ signedInWith: sessions.signedInWith })
+      .from(sessions)
+      .where(eq(sessions.idHash, idHash));
+    return row?.signedInWith;
   }
 
   async end(idHash: string) {

@@ -12,6 +12,8 @@ const escapeForScript = (json: string) => json.replace(/</g, '\\u003c');
 const appSettingsOf = (config: Config): AppSettings => ({
   csrfCookieName: config.csrfCookieName,
   csrfHeaderName: config.csrfHeaderName,
+  oidcButtonText: config.oidc?.buttonText ?? null,
+  passwordSignIn: config.passwordSignIn,
 });
 
 const settingsScript = (settings: AppSettings) =>

@@ -1,8 +1,10 @@
 import { Alert, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
-import { formatDateTime, type OwnSession } from '@media/contract';
+import { formatTableDate, type OwnSession } from '@media/contract';
 import { useEndOtherOwnSessions, useEndOwnSession, useOwnSessions } from '../../api/sessions.ts';
 import { confirmDialog } from '../../ui/dialogs.tsx';
 import { notify } from '../../ui/notify.tsx';
+
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
 const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
 
@@ -41,18 +43,18 @@ const SessionRows = ({ sessions }: { sessions: OwnSession[] }) => {
             {sessions.map((session) => (
               <Table.Tr key={session.id}>
                 <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
+                  <Group gap={6}>
                     {session.device}
                     {session.current && (
-                      <Badge color="teal" variant="light">
+                      <Badge color="teal" variant="light" style={{ flexShrink: 0 }}>
                         This session
                       </Badge>
                     )}
                   </Group>
                 </Table.Td>
                 <Table.Td>{session.ip}</Table.Td>
-                <Table.Td>{formatDateTime(new Date(session.startedAt))}</Table.Td>
-                <Table.Td>{formatDateTime(new Date(session.lastSeenAt))}</Table.Td>
+                <Table.Td style={NO_WRAP}>{formatTableDate(new Date(session.startedAt))}</Table.Td>
+                <Table.Td style={NO_WRAP}>{formatTableDate(new Date(session.lastSeenAt))}</Table.Td>
                 <Table.Td>
                   {!session.current && (
                     <Button
