@@ -6,7 +6,17 @@ import { oidcLogins, userIdentities } from '../src/modules/oidc/tables.ts';
 import { users } from '../src/modules/users/tables.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { makeUser } from '../src/seed/factories.ts';
-import { buildTestApp, type Results, type TestApp, type TestClient, testDriver } from './harness.ts';
+import {
+  buildTestApp,
+  type Collection,
+  eventually,
+  makeWorld,
+  type Results,
+  readMailTexts,
+  type TestApp,
+  type TestClient,
+  testDriver,
+} from './harness.ts';
 import { OIDC_TEST_CLIENT, signInAtProvider, startOidcProvider } from './oidc-provider.ts';
 
 const PUBLIC_URL = 'http://media.test';
@@ -243,6 +253,40 @@ describe(`sign-in with the identity provider (OpenID Connect) (${testDriver()})`
     expect((await client.get<Results<LinkedIdentity[]>>('/api/me/identities')).body.results).toEqual([]);
     const unlinked = await signInThroughProvider(t, t.client(), subject);
     expect(unlinked.landed.location).toBe('/login?oidcError=unknown');
+  });
+
+  it('accepts an invitation through the provider: the invited user gets the access and the identity is linked', async () => {
+    const w = await makeWorld(t);
+    const roles = await w.admin.client.get<Collection<{ id: number; name: string }>>(
+      `/api/account_roles?siteId=${w.site.id}`,
+    );
+    const viewer = roles.body.results.find((role) => role.name === 'Viewer')?.id as number;
+    const email = `invited.${Date.now()}@example.com`;
+    const made = await w.accountManager.client.post(`/api/accounts/${w.account.id}/invites`, {
+      data: [{ email, roleId: viewer }],
+    });
+    expect(made.status).toBe(200);
+    const mail = await eventually(() =>
+      readMailTexts(t.config).findLast((text) => text.includes(`To: ${email}`)),
+    );
+    const token = mail.match(/\/invite\/([A-Za-z0-9_-]+)/)?.[1] as string;
+    const subject = freshSubject();
+    // The provider's e-mail claim differs: the invitation, not the claim, says who this is.
+    provider.people.set(subject, { email: 'whatever@elsewhere.example', name: 'Invited Person' });
+    const client = t.client();
+    const { landed } = await signInThroughProvider(t, client, subject, `/api/oidc/login?invite=${token}`);
+    expect(landed.location).toBe('/');
+    const me =
+      await client.get<Results<{ email: string; fullname: string; rights: { accounts: number[] } }>>(
+        '/api/me',
+      );
+    expect(me.body.results).toMatchObject({ email, fullname: 'Invited Person' });
+    expect(me.body.results.rights.accounts).toContain(w.account.id);
+    expect((await t.client().get(`/api/invitations/${token}`)).status).toBe(404);
+    // Linked: the next sign-in needs no invitation.
+    const later = t.client();
+    await signInThroughProvider(t, later, subject);
+    expect((await later.get<Results<{ email: string }>>('/api/me')).body.results.email).toBe(email);
   });
 
   it('does not ask for the product’s second factor after a provider sign-in; sign-out answers the provider’s end-session address', async () => {
