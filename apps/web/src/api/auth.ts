@@ -43,9 +43,18 @@ export const useLogout = (leave: () => Promise<void> | void) => {
   return useMutation({
     mutationFn: async () => {
       await stopLiveUpdates();
-      return apiFetch<{ ok: true }>('/api/logout', { method: 'POST', body: {}, noRelogin: true });
+      return apiFetch<{ ok: true; endSessionUrl?: string }>('/api/logout', {
+        method: 'POST',
+        body: {},
+        noRelogin: true,
+      });
     },
-    onSuccess: async () => {
+    onSuccess: async (answer) => {
+      // A session from the identity provider is ended there too (its end-session page comes back to /login).
+      if (answer.endSessionUrl) {
+        window.location.assign(answer.endSessionUrl);
+        return;
+      }
       await leave();
       queryClient.setQueryData(ME_QUERY_KEY, null);
     },

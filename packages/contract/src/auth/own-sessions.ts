@@ -6,8 +6,6 @@ import { resultsOf } from '../http/envelope.ts';
  * and ends their own sessions; administrators end one user's or everyone's; a change of e-mail, password,
  * second factor, API tokens or linked identities needs a sign-in from the last REAUTH_WINDOW_MINUTES.
  */
-export const REAUTH_WINDOW_MINUTES = 5;
-
 export const ownSessionSchema = z.object({
   id: z.string().describe('The session’s public id (not its secret)'),
   device: z.string().describe('Browser and system, read from the user agent it signed in with'),
@@ -38,11 +36,3 @@ export const reauthRequestSchema = z
   .describe('Sign in again within the session, before a sensitive change');
 export type ReauthRequest = z.infer<typeof reauthRequestSchema>;
 export const reauthResponseSchema = resultsOf(z.object({ authenticatedAt: z.string() }));
-
-export const MSG_REAUTH_REQUIRED = `Please enter your password again: this change needs a sign-in from the last ${REAUTH_WINDOW_MINUTES} minutes`;
-export const MSG_REAUTH_BY_TOKEN = 'This change needs a person signed in, not an API token';
-export const MSG_SESSION_NOT_FOUND = 'No such session';
-export const MSG_SESSION_IS_CURRENT = 'This is the session you are using: sign out to end it';
-export const MSG_SESSIONS_ENDED_BY_ADMIN = 'An administrator has ended your session. Please sign in again.';
-export const MSG_SESSION_ENDED_BY_USER =
-  'You ended this session from another of your sessions. Please sign in again.';

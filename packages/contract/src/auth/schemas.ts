@@ -32,6 +32,10 @@ export const meSchema = z.object({
   email: z.string(),
   emailverified: z.boolean(),
   mfaEnabled: z.boolean(),
+  hasPassword: z.boolean().describe('False for a user who only signs in through the identity provider'),
+  signedInWith: z
+    .enum(['password', 'oidc', 'token'])
+    .describe("How this request's session was signed in (a re-authentication goes the same way)"),
   editor: z.object({
     maxVideo: z
       .string()

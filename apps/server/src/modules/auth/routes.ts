@@ -68,9 +68,7 @@ export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, se
       },
     },
     async (request, reply) => {
-      const signedInWith = request.actor?.apiToken
-        ? undefined
-        : request.actor && (await services.sessions.signedInWith(request.actor.sessionIdHash));
+      const signedInWith = request.actor?.signedInWith;
       if (request.actor && !request.actor.apiToken) await services.sessions.end(request.actor.sessionIdHash);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       services.csrf.setCookie(reply, services.csrf.issue(), request.secure);

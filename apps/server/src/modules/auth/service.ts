@@ -183,16 +183,19 @@ export const me = async (options: { db: Db; actor: Actor }): Promise<Me> => {
       email: users.email,
       emailverified: users.emailverified,
       mfaSecret: users.mfaSecret,
+      passwordHash: users.passwordHash,
     })
     .from(users)
     .where(eq(users.id, actor.userId));
   if (!user) throw notFound('User');
   const rights = await actor.rights();
-  const { mfaSecret, ...rest } = user;
+  const { mfaSecret, passwordHash, ...rest } = user;
   const maxVideos = await maxVideoValues(db, rights.admin ? 'all' : [...rights.accounts]);
   return {
     ...rest,
     mfaEnabled: mfaSecret != null,
+    hasPassword: passwordHash != null,
+    signedInWith: actor.signedInWith ?? 'token',
     editor: { maxVideo: maxVideoResolution(maxVideos) },
     rights: {
       // The spec's "admin list": non-empty for administrators.

@@ -18,6 +18,8 @@ export type Actor = {
   rights: () => Promise<RightsSnapshot>;
   /** When the user last proved who they are in this session (ms); an API token's request has none. */
   authenticatedAt?: number;
+  /** How the session was signed in; an API token's request has none. */
+  signedInWith?: 'password' | 'oidc';
   /** The API token the request came with (Authorization: Bearer), when not a session. */
   apiToken?: { id: number; scope: ApiTokenScope };
 };
@@ -32,6 +34,7 @@ export class SessionActor implements Actor {
   readonly sessionPublicId: string;
   readonly generation: number;
   readonly authenticatedAt: number;
+  readonly signedInWith: 'password' | 'oidc';
   private loaded: Promise<RightsSnapshot> | undefined;
 
   constructor(
@@ -44,6 +47,7 @@ export class SessionActor implements Actor {
     this.sessionPublicId = session.publicId;
     this.generation = session.generation;
     this.authenticatedAt = session.authenticatedAt;
+    this.signedInWith = session.signedInWith;
   }
 
   rights() {

@@ -23,6 +23,7 @@ export type ResolvedSession =
       username: string;
       /** When its user last proved who they are in it (sign-in or password again), in ms. */
       authenticatedAt: number;
+      signedInWith: 'password' | 'oidc';
       /** The role this session acts as in the account it entered, when not the user's own. */
       acting: { accountId: number; roleId: number } | null;
     }
@@ -33,6 +34,7 @@ type SessionRow = {
   userId: number;
   lastSeenAt: Date;
   authenticatedAt: Date;
+  signedInWith: 'password' | 'oidc';
   expiresAt: Date;
   endedAt: Date | null;
   disconnectMessage: string | null;
@@ -126,6 +128,7 @@ export class SessionStore {
         userId: sessions.userId,
         lastSeenAt: sessions.lastSeenAt,
         authenticatedAt: sessions.authenticatedAt,
+        signedInWith: sessions.signedInWith,
         expiresAt: sessions.expiresAt,
         endedAt: sessions.endedAt,
         disconnectMessage: sessions.disconnectMessage,
@@ -167,6 +170,7 @@ export class SessionStore {
       userId: row.userId,
       username: row.username,
       authenticatedAt: row.authenticatedAt.getTime(),
+      signedInWith: row.signedInWith,
       acting:
         row.accountId !== null && row.actingRoleId !== null
           ? { accountId: row.accountId, roleId: row.actingRoleId }
@@ -223,15 +227,6 @@ export class SessionStore {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     await this.flush().catch(this.onError);
-  }
-
-  /** How a session was signed in (its sign-out may go through the provider too). */
-  async signedInWith(idHash: string) {
-    const [row] = await this.db
-      .select({ signedInWith: sessions.signedInWith })
-      .from(sessions)
-      .where(eq(sessions.idHash, idHash));
-    return row?.signedInWith;
   }
 
   async end(idHash: string) {

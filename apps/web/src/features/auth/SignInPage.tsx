@@ -3,6 +3,7 @@ import {
   Anchor,
   Button,
   Center,
+  Divider,
   Paper,
   PasswordInput,
   Stack,
@@ -10,13 +11,26 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { isLocalReturnPath, OIDC_ERRORS, type OidcErrorCode } from '@media/contract';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useLogin } from '../../api/auth.ts';
+import { appSettings } from '../../api/settings.ts';
 import { ForgotPasswordForm } from './ForgotPasswordForm.tsx';
 
 /** Only paths of this site, so a crafted link cannot send the user elsewhere after sign-in. */
-const safeNext = (next: string | null) => (next?.startsWith('/') && !next.startsWith('//') ? next : '/');
+const safeNext = (next: string | null) => (next && isLocalReturnPath(next) ? next : '/');
+
+/** Why the identity provider's sign-in came back here (`?oidcError=`), in words. */
+const oidcErrorText = (code: string | null) =>
+  code && Object.hasOwn(OIDC_ERRORS, code) ? OIDC_ERRORS[code as OidcErrorCode] : undefined;
+
+/** The identity provider's button (OIDC_BUTTON_TEXT): a full-page visit, the provider's pages come next. */
+const ProviderButton = ({ text, next }: { text: string; next: string }) => (
+  <Button component="a" href={`/api/oidc/login?returnTo=${encodeURIComponent(next)}`} variant="filled">
+    {text}
+  </Button>
+);
 
 export const SignInPage = () => {
   const [params] = useSearchParams();
@@ -29,6 +43,11 @@ export const SignInPage = () => {
   const [error, setError] = useState<string>();
   const [forgot, setForgot] = useState(false);
   const codeInput = useRef<HTMLInputElement>(null);
+  const { oidcButtonText, passwordSignIn } = appSettings();
+  // PASSWORD_SIGN_IN=0: the password form is for administrators, one click away.
+  const [passwordFormShown, setPasswordFormShown] = useState(passwordSignIn || !oidcButtonText);
+  const providerError = oidcErrorText(params.get('oidcError'));
+  const next = safeNext(params.get('next'));
 
   useEffect(() => {
     if (mode === 'mfa') codeInput.current?.focus();
@@ -44,7 +63,7 @@ export const SignInPage = () => {
         ...(mode === 'mfa' && mfaCode ? { mfaCode } : {}),
       });
       if (result.status === 'valid') {
-        await navigate(safeNext(params.get('next')), { replace: true });
+        await navigate(next, { replace: true });
       } else if (result.status === 'invalidmfa') {
         // Keep the password; ask for the code.
         if (mode === 'mfa') setError(result.error);
@@ -70,7 +89,24 @@ export const SignInPage = () => {
               {forgot ? 'Reset your password' : 'Sign in to continue'}
             </Text>
           </div>
-          {forgot ? (
+          {providerError && (
+            <Alert color="red" role="alert" title="Sign-in failed" data-testid="oidc-error">
+              {providerError}
+            </Alert>
+          )}
+          {oidcButtonText && !forgot && (
+            <>
+              <ProviderButton text={oidcButtonText} next={next} />
+              {passwordFormShown ? (
+                <Divider label="or with your password" labelPosition="center" />
+              ) : (
+                <Anchor component="button" type="button" size="sm" onClick={() => setPasswordFormShown(true)}>
+                  Administrator sign-in with a password
+                </Anchor>
+              )}
+            </>
+          )}
+          {!passwordFormShown ? null : forgot ? (
             <ForgotPasswordForm initialUsername={username} onBack={() => setForgot(false)} />
           ) : (
             <form onSubmit={submit} noValidate>
