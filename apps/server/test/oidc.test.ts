@@ -283,6 +283,8 @@ describe(`sign-in with the identity provider (OpenID Connect) (${testDriver()})`
     expect(me.body.results).toMatchObject({ email, fullname: 'Invited Person' });
     expect(me.body.results.rights.accounts).toContain(w.account.id);
     expect((await t.client().get(`/api/invitations/${token}`)).status).toBe(404);
+    // The invitation's token and the provider's state went through addresses: neither is logged.
+    expect(t.logs()).not.toContain(token);
     // Linked: the next sign-in needs no invitation.
     const later = t.client();
     await signInThroughProvider(t, later, subject);

@@ -4,7 +4,7 @@ import { type Bindings, type ChildLoggerOptions, type LoggerOptions, levels, std
 
 /** Query values with these names never reach the log. */
 const SECRET_QUERY_NAMES =
-  /^(token|resettoken|resetType|password|code|mfacode|sessionid|csrftoken|secret|key)$/i;
+  /^(token|resettoken|resetType|password|code|mfacode|sessionid|csrftoken|secret|key|invite|state)$/i;
 
 /**
  * Path segments that are secrets themselves: the invitation token of the API and of the invitation link
