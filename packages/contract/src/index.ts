@@ -11,6 +11,7 @@ export * from './arrivals/arrivals.ts';
 export * from './auth/lockout.ts';
 export * from './auth/messages.ts';
 export * from './auth/oidc.ts';
+export * from './auth/oidc-rules.ts';
 export * from './auth/own-sessions.ts';
 export * from './auth/schemas.ts';
 export * from './columns/defaults.ts';

@@ -11,23 +11,20 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { isLocalReturnPath, OIDC_ERRORS, type OidcErrorCode } from '@media/contract';
+import { isLocalReturnPath } from '@media/contract';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useLogin } from '../../api/auth.ts';
+import { oidcErrorText, oidcLoginUrl } from '../../api/oidc.ts';
 import { appSettings } from '../../api/settings.ts';
 import { ForgotPasswordForm } from './ForgotPasswordForm.tsx';
 
 /** Only paths of this site, so a crafted link cannot send the user elsewhere after sign-in. */
 const safeNext = (next: string | null) => (next && isLocalReturnPath(next) ? next : '/');
 
-/** Why the identity provider's sign-in came back here (`?oidcError=`), in words. */
-const oidcErrorText = (code: string | null) =>
-  code && Object.hasOwn(OIDC_ERRORS, code) ? OIDC_ERRORS[code as OidcErrorCode] : undefined;
-
 /** The identity provider's button (OIDC_BUTTON_TEXT): a full-page visit, the provider's pages come next. */
 const ProviderButton = ({ text, next }: { text: string; next: string }) => (
-  <Button component="a" href={`/api/oidc/login?returnTo=${encodeURIComponent(next)}`} variant="filled">
+  <Button component="a" href={oidcLoginUrl({ returnTo: next })} variant="filled">
     {text}
   </Button>
 );
