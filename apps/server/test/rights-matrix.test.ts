@@ -63,6 +63,18 @@ describe(`rights matrix: managing people (${testDriver()})`, () => {
     /** Puts what prepare changed back after every pair, allowed or refused. */
     reset?: (id: number) => Promise<void>;
   };
+  /** A live session of the target for a call to end (named matrix-session-N; answers N). */
+  const matrixSession = async (userId: number, accountId?: number) => {
+    serial += 1;
+    await t.ctx.db.insert(sessions).values({
+      idHash: `matrix-session-hash-${serial}`,
+      publicId: `matrix-session-${serial}`,
+      userId,
+      expiresAt: new Date(Date.now() + 3_600_000),
+      accountId,
+    });
+    return serial;
+  };
   const managedOr404 = (actor: ActorName, target: TargetName) => (manages(actor, target) ? ok : 404);
   const selfOrAdminElse403 = (actor: ActorName, target: TargetName) =>
     target === 'self' || actor === 'admin' ? ok : 403;
@@ -216,16 +228,7 @@ describe(`rights matrix: managing people (${testDriver()})`, () => {
     {
       name: 'POST /api/users/{id}/sessions/trash',
       // Every target gets a session of its own to end (the caller's current session always stays).
-      prepare: async (id) => {
-        serial += 1;
-        await t.ctx.db.insert(sessions).values({
-          idHash: `matrix-session-hash-${serial}`,
-          publicId: `matrix-session-${serial}`,
-          userId: id,
-          expiresAt: new Date(Date.now() + 3_600_000),
-        });
-        return serial;
-      },
+      prepare: (id) => matrixSession(id),
       call: (c, id) => c.post(`/api/users/${id}/sessions/trash`),
       expect: adminElse403,
       // The world's signed-in clients are signed in again: their sessions are back as they were.
@@ -271,17 +274,7 @@ describe(`rights matrix: managing people (${testDriver()})`, () => {
     {
       name: 'POST /api/accounts/{id}/sessions/{sessionId}/trash',
       // Every target gets a session opened in the account (launched into it), which the call ends.
-      prepare: async (id) => {
-        serial += 1;
-        await t.ctx.db.insert(sessions).values({
-          idHash: `matrix-session-hash-${serial}`,
-          publicId: `matrix-session-${serial}`,
-          userId: id,
-          expiresAt: new Date(Date.now() + 3_600_000),
-          accountId: w.accountId,
-        });
-        return serial;
-      },
+      prepare: (id) => matrixSession(id, w.accountId),
       call: (c, _id, session) =>
         c.post(`/api/accounts/${w.accountId}/sessions/matrix-session-${session}/trash`, {
           disconnectmessage: 'Disconnected by the rights matrix',
