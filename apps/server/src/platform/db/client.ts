@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import * as schema from '../../schema.ts';
 import { lockDataDir } from './data-dir-lock.ts';
-import { PGliteWorkerClient } from './pglite-worker-client.ts';
+import { compiledPglite, PGliteWorkerClient } from './pglite-worker-client.ts';
 import { sqlCoverageLogger } from './sql-coverage.ts';
 import { ConnectionWatchdog } from './watchdog.ts';
 
@@ -141,7 +141,12 @@ export const openDatabase = async (options: DatabaseOptions): Promise<DatabaseHa
     : undefined;
   // In a worker thread, so that its queries never hold the event loop (pglite-worker.mjs; with pg_trgm for
   // substring search of accounts and users through GIN indexes, as on PostgreSQL).
-  const client = new PGliteWorkerClient({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+  const client = new PGliteWorkerClient({
+    dataDir: options.dataDir,
+    loadDataDir: options.loadDataDir,
+    // The tests open a database per file: compiled once per process, not once per database.
+    wasmModule: options.loadDataDir ? await compiledPglite() : undefined,
+  });
   try {
     await client.waitReady;
   } catch (error) {

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 
@@ -41,6 +44,25 @@ type Queryable = {
  * worker runs one statement at a time, and a transaction holds it as PGlite's own does: statements of other
  * requests wait until it ends.
  */
+let compiled: Promise<WebAssembly.Module> | undefined;
+
+/**
+ * PGlite's WebAssembly compiled once per process: a test process opens a database per test file, and each
+ * worker compiling it anew cost ~0.5 s of CPU (V8 shares a compiled module's code between threads).
+ */
+export const compiledPglite = () => {
+  compiled ??= (async () => {
+    const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+    const bytes = await fs.promises.readFile(path.join(path.dirname(entry), 'pglite.wasm'));
+    // Node has WebAssembly; the server's TypeScript libraries (no DOM) declare only its types.
+    const wasm = (
+      globalThis as unknown as { WebAssembly: { compile: (code: Uint8Array) => Promise<WebAssembly.Module> } }
+    ).WebAssembly;
+    return wasm.compile(bytes);
+  })();
+  return compiled;
+};
+
 export class PGliteWorkerClient implements Queryable {
   private readonly worker: Worker;
   private readonly pending = new Map<
@@ -52,10 +74,17 @@ export class PGliteWorkerClient implements Queryable {
   private stopped: Error | undefined;
   readonly waitReady: Promise<void>;
 
-  /** `loadDataDir`: a PGlite dump (dumpDataDir's tar) to open instead of a new database (tests' template). */
-  constructor(options: { dataDir?: string; loadDataDir?: string }) {
+  /**
+   * `loadDataDir`: a PGlite dump (dumpDataDir's tar) to open instead of a new database (tests' template);
+   * `wasmModule`: PGlite compiled already (compiledPglite), shared by the databases of one process.
+   */
+  constructor(options: { dataDir?: string; loadDataDir?: string; wasmModule?: WebAssembly.Module }) {
     this.worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-      workerData: { dataDir: options.dataDir, loadDataDir: options.loadDataDir },
+      workerData: {
+        dataDir: options.dataDir,
+        loadDataDir: options.loadDataDir,
+        wasmModule: options.wasmModule,
+      },
     });
     let ready: { resolve: () => void; reject: (e: Error) => void } | undefined;
     this.waitReady = new Promise((resolve, reject) => {

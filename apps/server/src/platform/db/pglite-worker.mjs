@@ -30,7 +30,12 @@ const start = async () => {
   const loadDataDir = workerData.loadDataDir
     ? new Blob([fs.readFileSync(workerData.loadDataDir)])
     : undefined;
-  const db = new PGlite({ dataDir: workerData.dataDir, extensions: { pg_trgm }, loadDataDir });
+  const db = new PGlite({
+    dataDir: workerData.dataDir,
+    extensions: { pg_trgm },
+    loadDataDir,
+    ...(workerData.wasmModule ? { wasmModule: workerData.wasmModule } : {}),
+  });
   await db.waitReady;
   /** @type {Map<number, { tx: import('@electric-sql/pglite').Transaction, end: (commit: boolean) => void, done: Promise<void> }>} */
   const transactions = new Map();
