@@ -30,7 +30,8 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-const freePort = () =>
+/** A port free now on 127.0.0.1 (for a server whose address another process must know before it starts). */
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const server = net.createServer();
     server.listen(0, '127.0.0.1', () => {
@@ -65,13 +66,16 @@ const freshDataDir = (env: Record<string, string> = {}) => {
  */
 export const demoLoadedAtStart = async () => freshDataDir();
 
-/** Starts the server the `npm start` way (built web app and server, embedded database) on a fresh DATA_DIR. */
+/**
+ * Starts the server the `npm start` way (built web app and server, embedded database) on a fresh DATA_DIR, on
+ * a free port or the `PORT` of `env`.
+ */
 export const startServer = async (
   env: Record<string, string> = {},
   existingDataDir?: string,
 ): Promise<RunningServer> => {
   const dataDir = existingDataDir ?? freshDataDir(env);
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   let output = '';
   // The server's build, as `npm start` runs it (data-template.ts builds it when stale).
   const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', SERVER_BUNDLE], {

@@ -33,11 +33,19 @@ const PAGES = [
   'cloudEdge',
   'passwordRules',
   'lockouts',
+  'adminSessions',
   'diagnostic',
 ] as const;
 type PageName = (typeof PAGES)[number];
 
-const CLOUD_PAGES: PageName[] = ['managers', 'cloudEdge', 'passwordRules', 'lockouts', 'diagnostic'];
+const CLOUD_PAGES: PageName[] = [
+  'managers',
+  'cloudEdge',
+  'passwordRules',
+  'lockouts',
+  'adminSessions',
+  'diagnostic',
+];
 const LONDON_EDGE_PAGES: PageName[] = ['edgeServices', 'edgeEndpoints', 'edgeQueue', 'edgeUnprocessed'];
 const ACCOUNT_MANAGERS_PAGES: PageName[] = ['arrivals', 'accountQueue'];
 
@@ -180,6 +188,7 @@ describe('every page, by address, for every role (issue 18)', () => {
       cloudEdge: '/admin/edge',
       passwordRules: '/admin/passwordRules',
       lockouts: '/admin/lockouts',
+      adminSessions: '/admin/sessions',
       diagnostic: '/diagnostic',
     });
   };

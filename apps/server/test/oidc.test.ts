@@ -289,6 +289,28 @@ describe(`sign-in with the identity provider (OpenID Connect) (${testDriver()})`
     const later = t.client();
     await signInThroughProvider(t, later, subject);
     expect((await later.get<Results<{ email: string }>>('/api/me')).body.results.email).toBe(email);
+
+    // A second invitation (another account) accepted by the identity linked already: its user gets the access.
+    const other = await makeWorld(t);
+    const otherRoles = await other.admin.client.get<Collection<{ id: number; name: string }>>(
+      `/api/account_roles?siteId=${other.site.id}`,
+    );
+    const otherViewer = otherRoles.body.results.find((role) => role.name === 'Viewer')?.id as number;
+    const secondEmail = `second.${email}`;
+    await other.accountManager.client.post(`/api/accounts/${other.account.id}/invites`, {
+      data: [{ email: secondEmail, roleId: otherViewer }],
+    });
+    const secondMail = await eventually(() =>
+      readMailTexts(t.config).findLast((text) => text.includes(`To: ${secondEmail}`)),
+    );
+    const secondToken = secondMail.match(/\/invite\/([A-Za-z0-9_-]+)/)?.[1] as string;
+    const again = t.client();
+    await signInThroughProvider(t, again, subject, `/api/oidc/login?invite=${secondToken}`);
+    const rights = await again.get<Results<{ id: number; rights: { accounts: number[] } }>>('/api/me');
+    expect(rights.body.results.rights.accounts).toEqual(
+      expect.arrayContaining([w.account.id, other.account.id]),
+    );
+    expect((await t.client().get(`/api/invitations/${secondToken}`)).status).toBe(404);
   });
 
   it('does not ask for the product’s second factor after a provider sign-in; sign-out answers the provider’s end-session address', async () => {

@@ -1,22 +1,57 @@
-import { Alert, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Divider, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import {
   MSG_FIELD_REQUIRED,
   MSG_LOGIN_LOCKED,
   MSG_LOGIN_MFA_REQUIRED,
   MSG_REAUTH_REQUIRED,
+  REAUTH_WINDOW_MINUTES,
 } from '@media/contract';
 import { type FormEvent, useState, useSyncExternalStore } from 'react';
 import { useMe } from '../api/auth.ts';
 import { ApiError, reauth } from '../api/client.ts';
+import { oidcLoginUrl, returnPathOf } from '../api/oidc.ts';
 import { useReauthenticate } from '../api/sessions.ts';
+import { appSettings } from '../api/settings.ts';
+import { reauthWays } from './reauth-ways.ts';
 
 /** The code of POST /api/me/reauth's refusal while the user name or address is locked out. */
 const LOCKED_CODE = 'locked';
 
 /**
- * "Confirm it's you" (DESIGN.md, sessions): a sensitive change (e-mail, second factor, API tokens, sessions)
- * refused for want of a recent sign-in asks for the password, and the verification code when the user has a
- * second factor or the server asks for one; the change goes again once it is accepted. Cancel fails it.
+ * The identity provider's way: the browser goes there (prompt=login: it asks for the password again) and comes
+ * back to this page, whose session's sign-in is then recent. The page loads anew, so the change is not sent
+ * again by itself: the person makes it again, and the dialog says so.
+ */
+const ProviderConfirm = ({ buttonText, primary }: { buttonText: string; primary: boolean }) => {
+  const [leaving, setLeaving] = useState(false);
+  const leave = () => {
+    setLeaving(true);
+    window.location.assign(oidcLoginUrl({ prompt: 'login', returnTo: returnPathOf(window.location) }));
+  };
+  return (
+    <Stack gap="xs">
+      <Text size="sm" data-testid="reauth-provider-note">
+        Your identity provider asks you to sign in again and brings you back to this page. Your change is not
+        kept: make it again once you are back.
+      </Text>
+      <Button
+        variant={primary ? 'filled' : 'default'}
+        loading={leaving}
+        onClick={leave}
+        data-autofocus={primary || undefined}
+      >
+        Confirm with {buttonText}
+      </Button>
+    </Stack>
+  );
+};
+
+/**
+ * "Confirm it's you" (DESIGN.md, sessions): a sensitive change (e-mail, second factor, API tokens, sessions,
+ * linked sign-ins) refused for want of a recent sign-in asks for the password, and the verification code when
+ * the user has a second factor or the server asks for one; the change goes again once it is accepted. Cancel
+ * fails it. A user without a password, or signed in through the identity provider, confirms there instead (or
+ * besides, when they have a password).
  */
 export const ReauthDialog = () => {
   const state = useSyncExternalStore(reauth.subscribe, reauth.getState);
@@ -28,6 +63,8 @@ export const ReauthDialog = () => {
   // spec2 §5: each field says 'This field is required' once touched or submitted empty.
   const [touched, setTouched] = useState({ password: false, mfaCode: false });
   const withCode = codeAsked || me.data?.mfaEnabled === true;
+  const { oidcButtonText } = appSettings();
+  const ways = reauthWays(me.data, oidcButtonText);
 
   const failure = confirm.error instanceof ApiError ? confirm.error : undefined;
   const fieldErrors = failure?.fields ?? {};
@@ -85,51 +122,69 @@ export const ReauthDialog = () => {
       centered
       title="Confirm it's you"
     >
-      <form noValidate onSubmit={submit}>
-        <Stack gap="sm">
-          <Text size="sm">{MSG_REAUTH_REQUIRED}</Text>
-          {otherError && (
-            <Alert color="red" role="alert">
-              {otherError}
-            </Alert>
-          )}
-          {me.data && (
-            // For the browser's password manager: whose password this is.
-            <input type="hidden" autoComplete="username" value={me.data.username} readOnly />
-          )}
-          <PasswordInput
-            label="Password"
-            autoComplete="current-password"
-            data-autofocus
-            value={password}
-            required
-            error={passwordError}
-            onBlur={() => setTouched((was) => ({ ...was, password: true }))}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-          />
-          {withCode && (
-            <TextInput
-              label="Verification Code"
-              description={codeRequested ? MSG_LOGIN_MFA_REQUIRED : undefined}
-              autoComplete="one-time-code"
-              inputMode="numeric"
-              value={mfaCode}
+      {ways.password ? (
+        <form noValidate onSubmit={submit}>
+          <Stack gap="sm">
+            <Text size="sm">{MSG_REAUTH_REQUIRED}</Text>
+            {otherError && (
+              <Alert color="red" role="alert">
+                {otherError}
+              </Alert>
+            )}
+            {me.data && (
+              // For the browser's password manager: whose password this is.
+              <input type="hidden" autoComplete="username" value={me.data.username} readOnly />
+            )}
+            <PasswordInput
+              label="Password"
+              autoComplete="current-password"
+              data-autofocus
+              value={password}
               required
-              error={codeError}
-              onBlur={() => setTouched((was) => ({ ...was, mfaCode: true }))}
-              onChange={(e) => setMfaCode(e.currentTarget.value)}
+              error={passwordError}
+              onBlur={() => setTouched((was) => ({ ...was, password: true }))}
+              onChange={(e) => setPassword(e.currentTarget.value)}
             />
-          )}
+            {withCode && (
+              <TextInput
+                label="Verification Code"
+                description={codeRequested ? MSG_LOGIN_MFA_REQUIRED : undefined}
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                value={mfaCode}
+                required
+                error={codeError}
+                onBlur={() => setTouched((was) => ({ ...was, mfaCode: true }))}
+                onChange={(e) => setMfaCode(e.currentTarget.value)}
+              />
+            )}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => finish(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={confirm.isPending}>
+                Confirm
+              </Button>
+            </Group>
+            {ways.provider && oidcButtonText && (
+              <>
+                <Divider label="or" labelPosition="center" />
+                <ProviderConfirm buttonText={oidcButtonText} primary={false} />
+              </>
+            )}
+          </Stack>
+        </form>
+      ) : (
+        <Stack gap="sm">
+          <Text size="sm">This change needs a sign-in from the last {REAUTH_WINDOW_MINUTES} minutes.</Text>
+          {oidcButtonText && <ProviderConfirm buttonText={oidcButtonText} primary />}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => finish(false)}>
               Cancel
             </Button>
-            <Button type="submit" loading={confirm.isPending}>
-              Confirm
-            </Button>
           </Group>
         </Stack>
-      </form>
+      )}
     </Modal>
   );
 };

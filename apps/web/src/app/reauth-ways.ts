@@ -9,7 +9,6 @@ export const reauthWays = (
   me: Pick<Me, 'hasPassword' | 'signedInWith'> | null | undefined,
   providerButtonText: string | null,
 ) => {
-  const provider =
-    providerButtonText !== null && !!me && (!me.hasPassword || me.signedInWith === 'oidc');
+  const provider = providerButtonText !== null && !!me && (!me.hasPassword || me.signedInWith === 'oidc');
   return { password: !provider || !!me?.hasPassword, provider };
 };

@@ -2,7 +2,7 @@ import { Anchor, Group, Paper, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /** Keeps a section's title clear of the fixed header when a link or a reload jumps to it. */
-const HEADER_CLEARANCE = 72;
+export const HEADER_CLEARANCE = 72;
 
 /** A titled part of a settings page; `id` is what `element_id_to_jump_to` and in-page links point at. */
 export const Section = ({ title, id, children }: { title: string; id: string; children: ReactNode }) => (

@@ -30,3 +30,5 @@ export const MSG_OIDC_OFF = OIDC_ERRORS.off;
 export const MSG_OIDC_IDENTITY_NOT_FOUND = 'No such linked sign-in';
 export const MSG_PASSWORD_SIGN_IN_OFF =
   'Sign-in with a password is turned off here: please use your identity provider';
+export const MSG_IDENTITY_LAST_WAY_IN =
+  'This is your only way to sign in: set a password first (Forgot password on the sign-in page mails you a link), then unlink it';

@@ -210,16 +210,31 @@ export const acceptInvitation = async (options: {
  * An invitation accepted through the identity provider (modules/oidc): the invited e-mail's user, or a new
  * user without a password, gets the invitation's access, and `link` links the provider's identity to them in
  * the same transaction. The invitation (sent to that address) is what proves the person; the provider's
- * e-mail claim is never compared. Answers the user, or undefined for an unknown or expired invitation.
+ * e-mail claim is never compared; an identity linked already accepts it for its own user. Answers the user,
+ * or undefined for an unknown or expired invitation.
  */
 export const acceptInvitationForIdentity = async (
   ctx: AppContext,
   token: string,
-  person: { fullname: string; link: (tx: DbOrTx, userId: number) => Promise<void> },
+  person: {
+    /** The user the identity is linked to already: they accept it (nothing new is linked). */
+    userId?: number;
+    fullname: string;
+    link: (tx: DbOrTx, userId: number) => Promise<void>;
+  },
 ) => {
   const invitation = await findInvitationOr404(ctx, token).catch(() => undefined);
   if (!invitation) return undefined;
   const userId = await ctx.db.transaction(async (tx) => {
+    if (person.userId !== undefined) {
+      await upsertAccess(tx, {
+        accountId: invitation.accountId,
+        userId: person.userId,
+        roleId: invitation.roleId,
+      });
+      await repo.deleteInvite(tx, invitation.id);
+      return person.userId;
+    }
     let id = (await repo.findUserByEmail(tx, invitation.email))?.id;
     if (id === undefined) {
       const wanted = invitation.username || usernameFromEmail(invitation.email);

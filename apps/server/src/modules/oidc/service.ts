@@ -1,6 +1,7 @@
 import {
   ERROR_CODES,
   type LinkedIdentity,
+  MSG_IDENTITY_LAST_WAY_IN,
   MSG_OIDC_IDENTITY_NOT_FOUND,
   MSG_OIDC_OFF,
   OIDC_LOGIN_TTL_MINUTES,
@@ -20,9 +21,6 @@ import { findTakenIdentifiers, identifierKey, lockIdentifiers } from '../users/r
 import { users } from '../users/tables.ts';
 import type { OidcProvider } from './provider.ts';
 import * as repo from './repo.ts';
-
-export const MSG_IDENTITY_LAST_WAY_IN =
-  'This is your only way to sign in: set a password before you unlink it';
 
 const identityNotFound = () => new AppError(ERROR_CODES.notFound, MSG_OIDC_IDENTITY_NOT_FOUND);
 
@@ -128,8 +126,11 @@ export const finishLogin = async (options: {
     return { kind: 'linked', userId: login.linkUserId, returnTo: login.returnTo };
   }
   let userId = identity?.userId;
-  if (userId === undefined && login.inviteToken)
-    userId = await acceptInvitationThroughProvider(ctx, login.inviteToken, claims);
+  // An invitation is accepted by the identity's user when it is linked already, else by the invited one.
+  if (login.inviteToken) {
+    const accepted = await acceptInvitationThroughProvider(ctx, login.inviteToken, claims, userId);
+    userId ??= accepted;
+  }
   if (userId === undefined && provider.settings.autoRegister) userId = await register(ctx, claims);
   if (userId === undefined) return { kind: 'refused', error: 'unknown' };
   const [user] = await ctx.db.select({ disabled: users.disabled }).from(users).where(eq(users.id, userId));
@@ -168,8 +169,14 @@ const register = async (ctx: AppContext, claims: Claims) =>
     return created.id;
   });
 
-const acceptInvitationThroughProvider = (ctx: AppContext, token: string, claims: Claims) =>
+const acceptInvitationThroughProvider = (
+  ctx: AppContext,
+  token: string,
+  claims: Claims,
+  linkedUserId: number | undefined,
+) =>
   acceptInvitationForIdentity(ctx, token, {
+    userId: linkedUserId,
     fullname: claims.name,
     link: (tx, userId) => repo.insertIdentity(tx, { userId, ...identityOf(claims) }),
   });

@@ -44,7 +44,9 @@ type Queryable = {
  * worker runs one statement at a time, and a transaction holds it as PGlite's own does: statements of other
  * requests wait until it ends.
  */
-let compiled: Promise<WebAssembly.Module> | undefined;
+/** A compiled WebAssembly.Module (typed opaquely: not every TypeScript project here has the WebAssembly types). */
+type CompiledWasm = object;
+let compiled: Promise<CompiledWasm> | undefined;
 
 /**
  * PGlite's WebAssembly compiled once per process: a test process opens a database per test file, and each
@@ -54,9 +56,8 @@ export const compiledPglite = () => {
   compiled ??= (async () => {
     const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
     const bytes = await fs.promises.readFile(path.join(path.dirname(entry), 'pglite.wasm'));
-    // Node has WebAssembly; the server's TypeScript libraries (no DOM) declare only its types.
     const wasm = (
-      globalThis as unknown as { WebAssembly: { compile: (code: Uint8Array) => Promise<WebAssembly.Module> } }
+      globalThis as unknown as { WebAssembly: { compile: (code: Uint8Array) => Promise<CompiledWasm> } }
     ).WebAssembly;
     return wasm.compile(bytes);
   })();
@@ -78,7 +79,7 @@ export class PGliteWorkerClient implements Queryable {
    * `loadDataDir`: a PGlite dump (dumpDataDir's tar) to open instead of a new database (tests' template);
    * `wasmModule`: PGlite compiled already (compiledPglite), shared by the databases of one process.
    */
-  constructor(options: { dataDir?: string; loadDataDir?: string; wasmModule?: WebAssembly.Module }) {
+  constructor(options: { dataDir?: string; loadDataDir?: string; wasmModule?: CompiledWasm }) {
     this.worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
       workerData: {
         dataDir: options.dataDir,

@@ -1,17 +1,43 @@
-import { Alert, Anchor, Button, Center, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Divider,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { errorText, MSG_FIELD_REQUIRED } from '@media/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { apiFetch } from '../../api/client.ts';
+import { oidcLoginUrl } from '../../api/oidc.ts';
+import { appSettings } from '../../api/settings.ts';
 import { NewPasswordFields, useNewPassword } from '../users/NewPasswordFields.tsx';
 
 type Invitation = { email: string; accountName: string; roleName: string; registered: boolean };
 type Registration = { fullname: string; username?: string; newPassword: string };
 
 /**
+ * Accepting through the company's identity provider (OIDC_BUTTON_TEXT): the provider's sign-in links that
+ * identity to the invited user (made when new), and the browser comes back signed in.
+ */
+const AcceptWithProvider = ({ token, buttonText }: { token: string; buttonText: string }) => (
+  <Button component="a" href={oidcLoginUrl({ invite: token, returnTo: '/' })} w="fit-content">
+    Accept with {buttonText}
+  </Button>
+);
+
+/**
  * The invitation link: someone who already has a user accepts; someone new registers with a full name
- * and a password that meets the rules. Either way the account appears among theirs.
+ * and a password that meets the rules. Either way the account appears among theirs. With the identity
+ * provider set up, either accepts through it too; with PASSWORD_SIGN_IN=0 someone new registers only through
+ * it (a password would not sign them in).
  */
 export const InvitationPage = () => {
   const { token = '' } = useParams();
@@ -32,6 +58,7 @@ export const InvitationPage = () => {
   const [username, setUsername] = useState('');
   const [touched, setTouched] = useState(false);
   const password = useNewPassword(username || invitation.data?.email.split('@')[0] || '');
+  const { oidcButtonText, passwordSignIn } = appSettings();
 
   const register = (event: FormEvent) => {
     event.preventDefault();
@@ -72,13 +99,20 @@ export const InvitationPage = () => {
             {errorText(accept.error)}
           </Alert>
         )}
+        {oidcButtonText && <AcceptWithProvider token={token} buttonText={oidcButtonText} />}
         {registered ? (
-          <Button onClick={() => accept.mutate({})} loading={accept.isPending} w="fit-content">
+          <Button
+            onClick={() => accept.mutate({})}
+            loading={accept.isPending}
+            variant={oidcButtonText ? 'default' : 'filled'}
+            w="fit-content"
+          >
             Accept invitation
           </Button>
-        ) : (
+        ) : oidcButtonText && !passwordSignIn ? null : (
           <form onSubmit={register} noValidate>
             <Stack gap="sm">
+              {oidcButtonText && <Divider label="or register with a password" labelPosition="center" />}
               <TextInput
                 label="Full name"
                 required

@@ -2,10 +2,13 @@ import { Alert, Anchor, Center, Divider, Paper, Stack, Text, Title } from '@mant
 import { RESET_TYPES, type ResetType } from '@media/contract';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useMe } from '../../api/auth.ts';
+import { appSettings } from '../../api/settings.ts';
+import { HEADER_CLEARANCE } from '../../ui/Section.tsx';
 import { ExtraDataSection } from '../account-config/ExtraDataSection.tsx';
 import { EmailNotificationSettings } from '../notifications/EmailNotificationSettings.tsx';
 import { ApiTokensSection } from './ApiTokensSection.tsx';
 import { ChangePasswordForm } from './ChangePasswordForm.tsx';
+import { LINKED_SIGN_IN_ID, LinkedSignInSection } from './LinkedSignInSection.tsx';
 import { SecondFactorSection } from './SecondFactorSection.tsx';
 import { SessionsSection } from './SessionsSection.tsx';
 
@@ -46,6 +49,7 @@ export const UserSettingsPage = () => {
 
 const OwnSettings = ({ userId }: { userId: number }) => {
   const me = useMe();
+  const { oidcButtonText } = appSettings();
   // Another user's settings are theirs alone (their current password, their second factor): the page says
   // so, instead of a nameless form the server would refuse.
   if (me.data && me.data.id !== userId)
@@ -67,11 +71,18 @@ const OwnSettings = ({ userId }: { userId: number }) => {
       <Title order={3} id="change-password">
         Change password
       </Title>
-      <ChangePasswordForm
-        userId={userId}
-        username={me.data?.id === userId ? me.data.username : undefined}
-        mode="currentPassword"
-      />
+      {me.data?.hasPassword === false ? (
+        // A user made through the identity provider: there is no current password to give.
+        <Text size="sm" data-testid="no-password">
+          You have no password here: you sign in through your identity provider.
+        </Text>
+      ) : (
+        <ChangePasswordForm
+          userId={userId}
+          username={me.data?.id === userId ? me.data.username : undefined}
+          mode="currentPassword"
+        />
+      )}
       {me.data?.id === userId && (
         <>
           <Divider />
@@ -80,6 +91,15 @@ const OwnSettings = ({ userId }: { userId: number }) => {
           </Title>
           <SecondFactorSection userId={userId} />
           <Divider />
+          {oidcButtonText && (
+            <>
+              <Title order={3} id={LINKED_SIGN_IN_ID} style={{ scrollMarginTop: HEADER_CLEARANCE }}>
+                Linked sign-in
+              </Title>
+              <LinkedSignInSection buttonText={oidcButtonText} />
+              <Divider />
+            </>
+          )}
           <Title order={3} id="api-tokens">
             API tokens
           </Title>
