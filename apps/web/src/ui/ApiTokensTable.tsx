@@ -1,7 +1,8 @@
-import { Alert, Button, Code, Table } from '@mantine/core';
+import { Alert, Code, Table } from '@mantine/core';
 import { type ApiToken, type ApiTokenScope, formatDateTime } from '@media/contract';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { confirmDialog } from './dialogs.tsx';
+import { RowDangerButton } from './RowDangerButton.tsx';
 
 const SCOPE_NAMES: Record<ApiTokenScope, string> = { read: 'Read', write: 'Write' };
 
@@ -66,16 +67,12 @@ export const ApiTokensTable = ({
                 <Table.Td>{when(token.lastUsedAt, 'Never')}</Table.Td>
                 <Table.Td>{when(token.expiresAt, 'Never')}</Table.Td>
                 <Table.Td>
-                  <Button
-                    size="compact-sm"
-                    color="red"
-                    variant="subtle"
-                    aria-label={`Revoke ${token.name}`}
-                    loading={revoke.isPending && revoke.variables === token.id}
+                  <RowDangerButton
+                    label="Revoke"
+                    ariaLabel={`Revoke ${token.name}`}
+                    busy={revoke.isPending && revoke.variables === token.id}
                     onClick={() => void ask(token)}
-                  >
-                    Revoke
-                  </Button>
+                  />
                 </Table.Td>
               </Table.Tr>
             ))}

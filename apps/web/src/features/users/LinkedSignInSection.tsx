@@ -6,6 +6,7 @@ import { useLinkedIdentities, useLinkIdentity, useUnlinkIdentity } from '../../a
 import { oidcErrorText, providerName } from '../../api/oidc.ts';
 import { confirmDialog } from '../../ui/dialogs.tsx';
 import { notify } from '../../ui/notify.tsx';
+import { RowDangerButton } from '../../ui/RowDangerButton.tsx';
 
 /** The section's anchor: the provider brings the browser back to it after a link. */
 export const LINKED_SIGN_IN_ID = 'linked-sign-in';
@@ -58,16 +59,12 @@ const IdentityRows = ({ identities }: { identities: LinkedIdentity[] }) => {
                   {identity.lastUsedAt ? formatTableDate(new Date(identity.lastUsedAt)) : 'Never'}
                 </Table.Td>
                 <Table.Td>
-                  <Button
-                    size="compact-sm"
-                    color="red"
-                    variant="subtle"
-                    aria-label={`Unlink ${identityLabel(identity)}`}
-                    loading={unlink.isPending && unlink.variables === identity.id}
+                  <RowDangerButton
+                    label="Unlink"
+                    ariaLabel={`Unlink ${identityLabel(identity)}`}
+                    busy={unlink.isPending && unlink.variables === identity.id}
                     onClick={() => void ask(identity)}
-                  >
-                    Unlink
-                  </Button>
+                  />
                 </Table.Td>
               </Table.Tr>
             ))}

@@ -3,6 +3,7 @@ import { formatTableDate, type OwnSession } from '@media/contract';
 import { useEndOtherOwnSessions, useEndOwnSession, useOwnSessions } from '../../api/sessions.ts';
 import { confirmDialog } from '../../ui/dialogs.tsx';
 import { notify } from '../../ui/notify.tsx';
+import { RowDangerButton } from '../../ui/RowDangerButton.tsx';
 
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
@@ -57,16 +58,12 @@ const SessionRows = ({ sessions }: { sessions: OwnSession[] }) => {
                 <Table.Td style={NO_WRAP}>{formatTableDate(new Date(session.lastSeenAt))}</Table.Td>
                 <Table.Td>
                   {!session.current && (
-                    <Button
-                      size="compact-sm"
-                      color="red"
-                      variant="subtle"
-                      aria-label={`End the session of ${session.device} at ${session.ip}`}
-                      loading={end.isPending && end.variables === session.id}
+                    <RowDangerButton
+                      label="End"
+                      ariaLabel={`End the session of ${session.device} at ${session.ip}`}
+                      busy={end.isPending && end.variables === session.id}
                       onClick={() => void ask(session)}
-                    >
-                      End
-                    </Button>
+                    />
                   )}
                 </Table.Td>
               </Table.Tr>
