@@ -18,12 +18,12 @@ describe(`HTTP conventions (${testDriver()})`, () => {
   });
   afterAll(() => t.close());
 
-  it('serves the web app with the anti-forgery names injected as window.__APP_SETTINGS__', async () => {
+  it('serves the web app with the anti-forgery names and the sign-in ways injected as window.__APP_SETTINGS__', async () => {
     const response = await t.client().get('/');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toContain('text/html');
     expect(response.body).toContain(
-      'window.__APP_SETTINGS__={"csrfCookieName":"csrftoken","csrfHeaderName":"X-CSRFToken"}',
+      'window.__APP_SETTINGS__={"csrfCookieName":"csrftoken","csrfHeaderName":"X-CSRFToken","oidcButtonText":null,"passwordSignIn":true}',
     );
     expect(String(response.headers['set-cookie'])).toContain('csrftoken=');
   });
