@@ -318,11 +318,15 @@ describe('sign-in with the identity provider (OpenID Connect, issue 32)', () => 
     await prompt.getByTestId('reauth-provider-note').waitFor();
     expect(await violationsOnceLoaded(page)).toEqual([]);
     await screenshots(page, 'reauth-dialog-provider');
-    await throughProvider(page, z, () => prompt.getByRole('button', { name: `Confirm with ${SSO}` }).click());
-    await page.waitForURL(`${base}/users/user_settings/${me.id}/`);
-    await expect.poll(() => rows.count()).toBe(1);
-    // Signed in again just now: the change goes through the window, and is refused for its own reason.
-    await unlink();
+    // The provider's own window: signed in again there, the change goes on by itself in this page.
+    const opened = page.waitForEvent('popup');
+    await prompt.getByRole('button', { name: `Confirm with ${SSO}` }).click();
+    const popup = await opened;
+    await throughProvider(popup, z, async () => {});
+    await prompt.waitFor({ state: 'hidden' });
+    // The window closes itself when the browser lets it; otherwise it says it may be closed.
+    if (!popup.isClosed()) await popup.getByTestId('reauth-done').waitFor();
+    // Signed in again just now: the unlink went again, and is refused for its own reason.
     await page.getByRole('alert').getByText(MSG_IDENTITY_LAST_WAY_IN).waitFor();
     expect(await prompt.count()).toBe(0);
     expect(await rows.count()).toBe(1);

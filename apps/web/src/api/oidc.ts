@@ -34,3 +34,11 @@ export const providerName = (issuer: string) => {
     return issuer;
   }
 };
+
+/** Where the provider's window of a re-authentication comes back to: it tells this page and closes. */
+export const REAUTH_DONE_PATH = '/reauth/done';
+/**
+ * The channel that window tells this site's pages on (a BroadcastChannel: the provider's pages may cut the
+ * window off from its opener, Cross-Origin-Opener-Policy, so `window.opener` cannot be relied on).
+ */
+export const REAUTH_DONE_CHANNEL = 'media-reauth-done';

@@ -6,10 +6,10 @@ import {
   MSG_REAUTH_REQUIRED,
   REAUTH_WINDOW_MINUTES,
 } from '@media/contract';
-import { type FormEvent, useState, useSyncExternalStore } from 'react';
+import { type FormEvent, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useMe } from '../api/auth.ts';
 import { ApiError, reauth } from '../api/client.ts';
-import { oidcLoginUrl, returnPathOf } from '../api/oidc.ts';
+import { oidcLoginUrl, REAUTH_DONE_CHANNEL, REAUTH_DONE_PATH, returnPathOf } from '../api/oidc.ts';
 import { useReauthenticate } from '../api/sessions.ts';
 import { appSettings } from '../api/settings.ts';
 import { reauthWays } from './reauth-ways.ts';
@@ -18,28 +18,43 @@ import { reauthWays } from './reauth-ways.ts';
 const LOCKED_CODE = 'locked';
 
 /**
- * The identity provider's way: the browser goes there (prompt=login: it asks for the password again) and comes
- * back to this page, whose session's sign-in is then recent. The page loads anew, so the change is not sent
- * again by itself: the person makes it again, and the dialog says so.
+ * The identity provider's way: a window of the provider opens (prompt=login: it asks for the password again)
+ * and comes back to REAUTH_DONE_PATH, which says so on REAUTH_DONE_CHANNEL; the change then goes again, as
+ * after the password. A browser that blocks the window goes there in this page instead and comes back to
+ * it: the change is then made again by the person.
  */
-const ProviderConfirm = ({ buttonText, primary }: { buttonText: string; primary: boolean }) => {
-  const [leaving, setLeaving] = useState(false);
-  const leave = () => {
-    setLeaving(true);
-    window.location.assign(oidcLoginUrl({ prompt: 'login', returnTo: returnPathOf(window.location) }));
+const ProviderConfirm = ({
+  buttonText,
+  primary,
+  onConfirmed,
+}: {
+  buttonText: string;
+  primary: boolean;
+  onConfirmed: () => void;
+}) => {
+  const confirmed = useRef(onConfirmed);
+  confirmed.current = onConfirmed;
+  // Heard while the prompt is open, whichever window or tab the provider came back to.
+  useEffect(() => {
+    const channel = new BroadcastChannel(REAUTH_DONE_CHANNEL);
+    channel.onmessage = () => confirmed.current();
+    return () => channel.close();
+  }, []);
+  const open = () => {
+    const popup = window.open(
+      oidcLoginUrl({ prompt: 'login', returnTo: REAUTH_DONE_PATH }),
+      'reauth-provider',
+      'popup,width=520,height=700',
+    );
+    if (!popup)
+      window.location.assign(oidcLoginUrl({ prompt: 'login', returnTo: returnPathOf(window.location) }));
   };
   return (
     <Stack gap="xs">
       <Text size="sm" data-testid="reauth-provider-note">
-        Your identity provider asks you to sign in again and brings you back to this page. Your change is not
-        kept: make it again once you are back.
+        A window of your identity provider opens: sign in there, and your change goes on here.
       </Text>
-      <Button
-        variant={primary ? 'filled' : 'default'}
-        loading={leaving}
-        onClick={leave}
-        data-autofocus={primary || undefined}
-      >
+      <Button variant={primary ? 'filled' : 'default'} onClick={open} data-autofocus={primary || undefined}>
         Confirm with {buttonText}
       </Button>
     </Stack>
@@ -169,7 +184,11 @@ export const ReauthDialog = () => {
             {ways.provider && oidcButtonText && (
               <>
                 <Divider label="or" labelPosition="center" />
-                <ProviderConfirm buttonText={oidcButtonText} primary={false} />
+                <ProviderConfirm
+                  buttonText={oidcButtonText}
+                  primary={false}
+                  onConfirmed={() => finish(true)}
+                />
               </>
             )}
           </Stack>
@@ -177,7 +196,9 @@ export const ReauthDialog = () => {
       ) : (
         <Stack gap="sm">
           <Text size="sm">This change needs a sign-in from the last {REAUTH_WINDOW_MINUTES} minutes.</Text>
-          {oidcButtonText && <ProviderConfirm buttonText={oidcButtonText} primary />}
+          {oidcButtonText && (
+            <ProviderConfirm buttonText={oidcButtonText} primary onConfirmed={() => finish(true)} />
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => finish(false)}>
               Cancel

@@ -11,6 +11,11 @@ export const router = createBrowserRouter([
     lazy: async () => ({ Component: (await import('../features/auth/SignInPage.tsx')).SignInPage }),
   },
   {
+    path: '/reauth/done',
+    HydrateFallback: PageLoader,
+    lazy: async () => ({ Component: (await import('../features/auth/ReauthDonePage.tsx')).ReauthDonePage }),
+  },
+  {
     path: '/users/user_settings/:userId',
     HydrateFallback: PageLoader,
     lazy: async () => ({
