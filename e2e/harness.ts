@@ -305,6 +305,17 @@ export const cutClip = async (
   await dialog.getByRole('textbox').fill(clip.name);
   await dialog.getByRole('button', { name: PLAYER_MESSAGES.clipButton }).click();
   await dialog.waitFor({ state: 'hidden' });
+  // The saved clip's notification sits over the player's Close button, and a pointer over it holds it open:
+  // it is closed first (it may also have gone by itself meanwhile).
+  const saved = page.locator('.mantine-Notification-root').filter({ hasText: clip.name });
+  await saved.waitFor({ timeout: 10_000 }).catch(() => undefined);
+  await saved
+    .locator('.mantine-Notification-closeButton')
+    .click({ timeout: 5000 })
+    .catch(() => undefined);
+  // Away from the notifications, so that one shown meanwhile (the clip rendered) closes on its own time.
+  await page.mouse.move(0, 0);
+  await saved.waitFor({ state: 'detached' });
   await page.getByRole('button', { name: PLAYER_MESSAGES.close }).first().click();
   await page.getByRole('button', { name: clip.name, exact: true }).waitFor();
 };
