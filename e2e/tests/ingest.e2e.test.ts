@@ -25,7 +25,11 @@ const row = (page: Page, id: number) => page.locator(`tr[data-row-id="${id}"]`);
 /** Opens an item's actions menu and picks one. */
 const itemAction = async (page: Page, id: number, action: string) => {
   await page.getByRole('button', { name: `Actions for item ${id}` }).click();
-  await page.getByRole('menuitem', { name: action, exact: true }).click();
+  // Its own menu: the one of the item before may still be closing (two menus at once on a loaded run).
+  await page
+    .getByRole('menu', { name: `Actions for item ${id}` })
+    .getByRole('menuitem', { name: action, exact: true })
+    .click();
 };
 
 describe('arrivals folders and the ingest queue', () => {
