@@ -1,25 +1,32 @@
-import { extraDataStoredKey, MSG_SESSIONS_ENDED_BY_ADMIN } from '@media/contract';
-import { and, eq, like } from 'drizzle-orm';
+import { extraDataStoredKey } from '@media/contract';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountAccess, managerGrants } from '../src/modules/access/tables.ts';
 import { apiTokens } from '../src/modules/api-tokens/tables.ts';
-import { sessions } from '../src/modules/auth/tables.ts';
 import { keyShortcutSets } from '../src/modules/config/tables.ts';
 import { edgeServers } from '../src/modules/edge/tables.ts';
 import { notificationSettings, userNotifications } from '../src/modules/notifications/tables.ts';
 import { users } from '../src/modules/users/tables.ts';
 import { grantAccountAccess } from '../src/seed/factories.ts';
-import { type TestApp, type TestClient, type TestResponse, testDriver } from './harness.ts';
+import { type TestApp, testDriver } from './harness.ts';
 
 import {
   ACTORS,
   type ActorName,
+  adminElse403,
+  dropMatrixSessions,
   fingerprintOf,
+  insertMatrixSession,
+  type MatrixRoute,
   makeAccountManagerIn,
+  managedOr404,
   manages,
   openRightsWorld,
   type RightsWorld,
+  reopenSessionsEndedByAdmin,
   restoreAccessIn,
+  selfElse403,
+  selfOrAdminElse403,
   TARGETS,
   type TargetName,
   targetIdIn,
@@ -51,36 +58,11 @@ describe(`rights matrix: managing people (${testDriver()})`, () => {
     return `m${serial}`;
   };
 
-  type Route = {
-    name: string;
-    /** Sets up what the call acts on, before the target's fingerprint is taken. */
-    prepare?: (id: number) => Promise<number>;
-    call: (client: TestClient, id: number, prepared: number) => Promise<TestResponse>;
-    /** The expected status; 'skip' where the pair says nothing (e.g. making oneself a manager). */
-    expect: (actor: ActorName, target: TargetName) => number | 'skip';
-    /** Puts an allowed change back, so that every pair starts from the same world. */
-    undo?: (id: number) => Promise<void>;
-    /** Puts what prepare changed back after every pair, allowed or refused. */
-    reset?: (id: number) => Promise<void>;
-  };
-  /** A live session of the target for a call to end (named matrix-session-N; answers N). */
-  const matrixSession = async (userId: number, accountId?: number) => {
+  const matrixSession = (userId: number, accountId?: number) => {
     serial += 1;
-    await t.ctx.db.insert(sessions).values({
-      idHash: `matrix-session-hash-${serial}`,
-      publicId: `matrix-session-${serial}`,
-      userId,
-      expiresAt: new Date(Date.now() + 3_600_000),
-      accountId,
-    });
-    return serial;
+    return insertMatrixSession(t, serial, userId, accountId);
   };
-  const managedOr404 = (actor: ActorName, target: TargetName) => (manages(actor, target) ? ok : 404);
-  const selfOrAdminElse403 = (actor: ActorName, target: TargetName) =>
-    target === 'self' || actor === 'admin' ? ok : 403;
-  const selfElse403 = (_actor: ActorName, target: TargetName) => (target === 'self' ? ok : 403);
-  const adminElse403 = (actor: ActorName) => (actor === 'admin' ? ok : 403);
-  const routes: Route[] = [
+  const routes: MatrixRoute[] = [
     { name: 'GET /api/users/{id}', call: (c, id) => c.get(`/api/users/${id}`), expect: managedOr404 },
     {
       name: 'POST /api/users/{id}',
@@ -233,13 +215,8 @@ describe(`rights matrix: managing people (${testDriver()})`, () => {
       expect: adminElse403,
       // The world's signed-in clients are signed in again: their sessions are back as they were.
       reset: async (id) => {
-        await t.ctx.db
-          .delete(sessions)
-          .where(and(eq(sessions.userId, id), like(sessions.publicId, 'matrix-session-%')));
-        await t.ctx.db
-          .update(sessions)
-          .set({ endedAt: null, disconnectMessage: null })
-          .where(and(eq(sessions.userId, id), eq(sessions.disconnectMessage, MSG_SESSIONS_ENDED_BY_ADMIN)));
+        await dropMatrixSessions(t, id);
+        await reopenSessionsEndedByAdmin(t, id);
       },
     },
     {
@@ -282,11 +259,7 @@ describe(`rights matrix: managing people (${testDriver()})`, () => {
       // The account's managers (403 for anyone else), and then only a session the list shows: one of a user
       // they manage, else 404 as if missing (DESIGN.md "Managing people").
       expect: (actor, target) => (actor === 'user' ? 403 : manages(actor, target) ? ok : 404),
-      reset: async (id) => {
-        await t.ctx.db
-          .delete(sessions)
-          .where(and(eq(sessions.userId, id), like(sessions.publicId, 'matrix-session-%')));
-      },
+      reset: (id) => dropMatrixSessions(t, id),
     },
     {
       name: 'POST /api/managers/site/{userId}',

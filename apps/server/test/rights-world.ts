@@ -1,5 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { MSG_SESSIONS_ENDED_BY_ADMIN } from '@media/contract';
+import { and, eq, like, sql } from 'drizzle-orm';
 import { accountAccess } from '../src/modules/access/tables.ts';
+import { sessions } from '../src/modules/auth/tables.ts';
 import { users } from '../src/modules/users/tables.ts';
 import {
   findRoleByName,
@@ -11,7 +13,7 @@ import {
   makeSiteGroup,
   makeUser,
 } from '../src/seed/factories.ts';
-import { buildTestApp, type TestApp, type TestClient } from './harness.ts';
+import { buildTestApp, type TestApp, type TestClient, type TestResponse } from './harness.ts';
 
 /**
  * DESIGN.md "Managing people" (issue 12 items 1, 2 and 11): every route that changes or reads a user
@@ -161,4 +163,49 @@ export const makeAccountManagerIn = async (w: RightsWorld, id: number) => {
     .delete(accountAccess)
     .where(and(eq(accountAccess.userId, id), eq(accountAccess.accountId, w.accountId)));
   await grantAccountAccess(db, id, w.accountId, 'Account Manager');
+};
+
+/** A route of the rights matrix (rights-matrix.test.ts): how it is called on a target, and what each pair expects. */
+export type MatrixRoute = {
+  name: string;
+  /** Sets up what the call acts on, before the target's fingerprint is taken. */
+  prepare?: (id: number) => Promise<number>;
+  call: (client: TestClient, id: number, prepared: number) => Promise<TestResponse>;
+  /** The expected status; 'skip' where the pair says nothing (e.g. making oneself a manager). */
+  expect: (actor: ActorName, target: TargetName) => number | 'skip';
+  /** Puts an allowed change back, so that every pair starts from the same world. */
+  undo?: (id: number) => Promise<void>;
+  /** Puts what prepare changed back after every pair, allowed or refused. */
+  reset?: (id: number) => Promise<void>;
+};
+
+/** The matrix's usual expectations: 200 allowed, else the refusal the route gives. */
+export const managedOr404 = (actor: ActorName, target: TargetName) => (manages(actor, target) ? 200 : 404);
+export const selfOrAdminElse403 = (actor: ActorName, target: TargetName) =>
+  target === 'self' || actor === 'admin' ? 200 : 403;
+export const selfElse403 = (_actor: ActorName, target: TargetName) => (target === 'self' ? 200 : 403);
+export const adminElse403 = (actor: ActorName) => (actor === 'admin' ? 200 : 403);
+
+/** A live session of a user for a matrix call to end (named matrix-session-N; answers N). */
+export const insertMatrixSession = async (t: TestApp, serial: number, userId: number, accountId?: number) => {
+  await t.ctx.db.insert(sessions).values({
+    idHash: `matrix-session-hash-${serial}`,
+    publicId: `matrix-session-${serial}`,
+    userId,
+    expiresAt: new Date(Date.now() + 3_600_000),
+    accountId,
+  });
+  return serial;
+};
+export const dropMatrixSessions = async (t: TestApp, userId: number) => {
+  await t.ctx.db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), like(sessions.publicId, 'matrix-session-%')));
+};
+/** The world's signed-in clients signed in again after an administrator ended their sessions. */
+export const reopenSessionsEndedByAdmin = async (t: TestApp, userId: number) => {
+  await t.ctx.db
+    .update(sessions)
+    .set({ endedAt: null, disconnectMessage: null })
+    .where(and(eq(sessions.userId, userId), eq(sessions.disconnectMessage, MSG_SESSIONS_ENDED_BY_ADMIN)));
 };
