@@ -246,6 +246,21 @@ describe(`sign-in with the identity provider (OpenID Connect) (${testDriver()})`
     const refused = await navigate(t, otherClient, `${otherBack.pathname}${otherBack.search}`);
     expect(refused.location).toBe('/settings?oidcError=linkedElsewhere');
 
+    // Bad input changes nothing; an API token never links or unlinks.
+    expect((await client.post('/api/me/identities/link', { returnTo: 'https://evil.example/' })).status).toBe(
+      400,
+    );
+    expect((await client.post('/api/me/identities/nobody/trash')).status).toBe(400);
+    const token = (
+      await client.post<Results<{ token: string }>>('/api/me/apiTokens', { name: 'Script', scope: 'write' })
+    ).body.results.token;
+    const byToken = await t.app.inject({
+      method: 'POST',
+      url: '/api/me/identities/link',
+      headers: { authorization: `Bearer ${token}` },
+      payload: {},
+    });
+    expect(byToken.statusCode).toBe(403);
     const id = listed.body.results[0]?.id as number;
     expect((await client.post(`/api/me/identities/${id + 100000}/trash`)).status).toBe(404);
     expect((await otherClient.post(`/api/me/identities/${id}/trash`)).status).toBe(404);
