@@ -1,10 +1,13 @@
-import { setMaxListeners } from 'node:events';
-import { Agent, request } from 'undici';
+import net from 'node:net';
 
 /**
  * Long-polling pages of bench/longpoll.ts, in a process of their own: a process holds as many sockets as its
  * open-file limit allows, so 20,000 pages are spread over several of these. Each page does what the web app's
  * live-update channel does: create an event id, subscribe, then long-poll again after every answer.
+ *
+ * Each page is one kept-alive HTTP/1.1 connection spoken by hand (a request written whole, an answer read by
+ * its Content-Length), not an HTTP client library: the pages share the server's two CPUs, and what they spend
+ * reading 20,000 answers at once would be counted against the server's delivery time.
  *
  * Messages from the bench: `start` (the pages to open), then `stop`. To it: `polling` once every page has
  * sent its first long-poll, `received` with each page's arrival time of the first change, `failed`.
@@ -23,84 +26,129 @@ export type ClientsMessage =
   | { type: 'failed'; message: string };
 
 const send = (message: ClientsMessage) => process.send?.(message);
+const reportFailure = (error: unknown) =>
+  send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
 
-const open = async (input: ClientsStart) => {
-  const agent = new Agent({
-    connections: input.pages + 10,
-    // One request at a time on a kept connection, as a browser does (0 would open a connection per request).
-    pipelining: 1,
-    // Longer than the server's 25 s window, so that a waiting poll is never cut by the client.
-    headersTimeout: 60_000,
-    bodyTimeout: 60_000,
-    keepAliveTimeout: 120_000,
-  });
-  const stopping = new AbortController();
-  // Every page's call in flight listens to it: thousands at once, as meant.
-  setMaxListeners(0, stopping.signal);
-  const headers = { cookie: input.cookie, 'x-csrftoken': input.csrf };
-  const call = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
-    const response = await request(`${input.base}${url}`, {
-      method,
-      dispatcher: agent,
-      signal: stopping.signal,
-      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+const HEADERS_END = Buffer.from('\r\n\r\n');
+
+/** One page's connection: one request at a time, as a browser's kept-alive connection carries them. */
+class PageConnection {
+  private readonly socket: net.Socket;
+  private buffered = Buffer.alloc(0);
+  private answer:
+    | { resolve: (body: string) => void; reject: (error: Error) => void; what: string }
+    | undefined;
+
+  constructor(
+    url: URL,
+    private readonly fixedHeaders: string,
+  ) {
+    this.socket = net.connect(Number(url.port), url.hostname);
+    this.socket.setNoDelay(true);
+    this.socket.on('data', (chunk) => this.read(chunk));
+    this.socket.on('error', (error) => this.fail(error));
+    this.socket.on('close', () => this.fail(new Error('the server closed the connection')));
+  }
+
+  /** Sends a request and resolves with the answer's body (status 200), or rejects. */
+  call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<string> {
+    const payload = body === undefined ? '' : JSON.stringify(body);
+    const head =
+      `${method} ${path} HTTP/1.1\r\n${this.fixedHeaders}` +
+      (body === undefined
+        ? '\r\n'
+        : `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n\r\n`);
+    return new Promise((resolve, reject) => {
+      this.answer = { resolve, reject, what: `${method} ${path}` };
+      this.socket.write(head + payload);
     });
-    const text = await response.body.text();
-    if (response.statusCode !== 200) throw new Error(`${method} ${url}: ${response.statusCode} ${text}`);
-    return JSON.parse(text) as { results: unknown };
-  };
+  }
 
+  close() {
+    this.answer = undefined;
+    this.socket.destroy();
+  }
+
+  private read(chunk: Buffer) {
+    this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
+    const headersEnd = this.buffered.indexOf(HEADERS_END);
+    if (headersEnd < 0) return;
+    const head = this.buffered.subarray(0, headersEnd).toString('latin1');
+    const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+    const bodyStart = headersEnd + HEADERS_END.length;
+    if (this.buffered.length < bodyStart + length) return;
+    const body = this.buffered.subarray(bodyStart, bodyStart + length).toString('utf8');
+    this.buffered = this.buffered.subarray(bodyStart + length);
+    const answer = this.answer;
+    this.answer = undefined;
+    const status = Number(head.slice(9, 12));
+    if (status === 200) answer?.resolve(body);
+    else answer?.reject(new Error(`${answer.what}: ${status} ${body.slice(0, 200)}`));
+  }
+
+  private fail(error: Error) {
+    const answer = this.answer;
+    this.answer = undefined;
+    answer?.reject(error);
+  }
+}
+
+const open = (input: ClientsStart) => {
+  const url = new URL(input.base);
+  const fixedHeaders = `host: ${url.host}\r\ncookie: ${input.cookie}\r\nx-csrftoken: ${input.csrf}\r\n`;
+  const connections: PageConnection[] = [];
   const arrivals: number[] = [];
   let polls = 0;
+  let stopped = false;
   process.on('message', (message: { type?: string }) => {
     if (message.type !== 'stop') return;
     // The bench reads what arrived by its deadline, then the pages still waiting are stopped.
+    stopped = true;
     send({ type: 'received', arrivals, polls });
-    stopping.abort();
-    void agent.destroy().finally(() => process.exit(0));
+    for (const connection of connections) connection.close();
+    process.exit(0);
   });
 
-  const eventIds: string[] = [];
-  for (let i = 0; i < input.pages; i += 50) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(50, input.pages - i) }, async () => {
-        const { eventId } = (await call('POST', '/api/events/create', {})).results as { eventId: string };
-        await call('POST', `/api/events/${eventId}/subscribe`, { channels: [input.channel] });
-        return eventId;
-      }),
-    );
-    eventIds.push(...batch);
-  }
-
   let sent = 0;
-  const page = async (eventId: string) => {
-    let first = true;
-    for (;;) {
-      const answer = call('GET', `/api/events/${eventId}/longpoll`);
-      if (first) {
-        first = false;
-        sent += 1;
-        if (sent === eventIds.length) send({ type: 'polling' });
+  const page = async (connection: PageConnection) => {
+    const { results } = JSON.parse(await connection.call('POST', '/api/events/create', {})) as {
+      results: { eventId: string };
+    };
+    await connection.call('POST', `/api/events/${results.eventId}/subscribe`, { channels: [input.channel] });
+    return async () => {
+      for (let first = true; ; first = false) {
+        const answer = connection.call('GET', `/api/events/${results.eventId}/longpoll`);
+        if (first && ++sent === input.pages) send({ type: 'polling' });
+        // An answer with a change lists it; an empty one is `{"results":[]}`.
+        const changed = !(await answer).startsWith('{"results":[]');
+        polls += 1;
+        if (changed) {
+          arrivals.push(Date.now());
+          if (arrivals.length === input.pages) send({ type: 'received', arrivals, polls });
+          return;
+        }
       }
-      const { results } = await answer;
-      polls += 1;
-      if ((results as unknown[]).length > 0) {
-        arrivals.push(Date.now());
-        if (arrivals.length === eventIds.length) send({ type: 'received', arrivals, polls });
-        return;
-      }
-    }
+    };
   };
-  for (const eventId of eventIds)
-    page(eventId).catch((error: unknown) => {
-      if (!stopping.signal.aborted)
-        send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
-    });
+  const failed = (error: unknown) => {
+    if (!stopped) reportFailure(error);
+  };
+
+  return (async () => {
+    // Opened 50 at a time, then all start polling.
+    const polling: (() => Promise<void>)[] = [];
+    for (let i = 0; i < input.pages; i += 50) {
+      const batch = Array.from({ length: Math.min(50, input.pages - i) }, () => {
+        const connection = new PageConnection(url, fixedHeaders);
+        connections.push(connection);
+        return page(connection);
+      });
+      polling.push(...(await Promise.all(batch)));
+    }
+    for (const poll of polling) poll().catch(failed);
+  })();
 };
 
 process.once('message', (message: ClientsStart) => {
-  open(message).catch((error: unknown) =>
-    send({ type: 'failed', message: error instanceof Error ? error.message : String(error) }),
-  );
+  open(message).catch(reportFailure);
 });
