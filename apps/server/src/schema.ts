@@ -16,6 +16,7 @@ export * from './modules/passwords/tables.ts';
 export * from './modules/publishing/tables.ts';
 export * from './modules/uploads/tables.ts';
 export * from './modules/users/tables.ts';
+export * from './modules/webhooks/tables.ts';
 // Platform tables.
 export * from './platform/jobs/tables.ts';
 export * from './platform/mail-tables.ts';

@@ -78,6 +78,7 @@ export * from './save-state/save-state.ts';
 export * from './tokens/api-tokens.ts';
 export * from './uploads/uploads.ts';
 export * from './users/schemas.ts';
+export * from './webhooks/webhooks.ts';
 export * from './widgets/drag-select.ts';
 export * from './widgets/ellipsis.ts';
 export * from './widgets/icons.ts';

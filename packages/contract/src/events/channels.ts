@@ -43,6 +43,9 @@ export const CHANNELS = {
   unprocessedFiles: (edgeServerId: number) => `edgeServers/${edgeServerId}/unprocessedFiles`,
   /** The media tree of an account: `modified` names the node ids that changed. */
   nodes: (accountId: number) => `accounts/${accountId}/nodes`,
+  /** An account's webhooks (its managers) or the cloud's (administrators), and their deliveries. */
+  webhooks: (accountId: number | null) =>
+    accountId === null ? 'cloud/admin/webhooks' : `accounts/${accountId}/webhooks`,
   /** Managers of a type; admin managers live on an admin-only cloud channel. */
   managers: (type: string, scopeId?: number) =>
     type === 'admin'
