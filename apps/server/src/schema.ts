@@ -2,6 +2,7 @@
 export * from './modules/access/tables.ts';
 export * from './modules/api-tokens/tables.ts';
 export * from './modules/arrivals/tables.ts';
+export * from './modules/audit/tables.ts';
 export * from './modules/auth/tables.ts';
 export * from './modules/config/tables.ts';
 export * from './modules/edge/tables.ts';
