@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { OIDC_BUTTON_TEXT_DEFAULT, REAUTH_WINDOW_MINUTES } from '@media/contract';
+import { OIDC_BUTTON_TEXT_DEFAULT, REAUTH_WINDOW_MINUTES, WEBHOOK_LINK_HOURS_DEFAULT } from '@media/contract';
 import { z } from 'zod';
 
 const flag = (fallback: boolean) =>
@@ -104,6 +104,15 @@ const envSchema = z.object({
   // DESIGN "the way out": loopback reachable by publishing (tests, single-box trials); private ranges refused.
   OUTBOUND_ALLOW_LOOPBACK: flag(false),
   OUTBOUND_DENY_PRIVATE: flag(false),
+  // How long the download links in webhook deliveries work (hours).
+  WEBHOOK_LINK_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(WEBHOOK_LINK_HOURS_DEFAULT),
+  // How long one second of the webhook retry schedule lasts, in ms (tests shorten the schedule).
+  WEBHOOK_RETRY_UNIT_MS: z.coerce.number().int().min(1).max(1000).default(1000),
   WORKERS: z.coerce.number().int().min(1).max(256).optional(),
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   // Sign-in through the company's identity provider (OpenID Connect): all three, or none.
@@ -208,6 +217,10 @@ export type Config = {
    * OUTBOUND_ALLOW_LOOPBACK=1, private ranges unless OUTBOUND_DENY_PRIVATE=1. Read at each connection.
    */
   outbound: { allowLoopback: boolean; denyPrivate: boolean };
+  /** How long a download link in a webhook delivery works (WEBHOOK_LINK_HOURS, default 24). */
+  webhookLinkHours: number;
+  /** Milliseconds per second of WEBHOOK_RETRY_SECONDS (1000; tests shorten it). */
+  webhookRetryUnitMs: number;
   /** The company's identity provider (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET), discovered at start. */
   oidc:
     | { issuer: string; clientId: string; clientSecret: string; buttonText: string; autoRegister: boolean }
@@ -283,6 +296,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     workers: e.WORKERS ?? Math.max(1, Math.floor(os.availableParallelism() / 2 / e.WEB_CONCURRENCY)),
     webConcurrency: e.WEB_CONCURRENCY,
     outbound: { allowLoopback: e.OUTBOUND_ALLOW_LOOPBACK, denyPrivate: e.OUTBOUND_DENY_PRIVATE },
+    webhookLinkHours: e.WEBHOOK_LINK_HOURS,
+    webhookRetryUnitMs: e.WEBHOOK_RETRY_UNIT_MS,
     oidc:
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
         ? {

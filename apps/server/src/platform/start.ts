@@ -8,6 +8,7 @@ import { startClipRendering } from '../modules/nodes/clip-render.ts';
 import { notifyAdministrators } from '../modules/notifications/service.ts';
 import { startPublishRuns } from '../modules/publishing/runs.ts';
 import { startUploadProcessing } from '../modules/uploads/processing.ts';
+import { startWebhookDeliveries } from '../modules/webhooks/delivery.ts';
 import { type DemoLogin, seedDemo } from '../seed/demo.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -133,6 +134,7 @@ export const createContext = async (
   await startClipRendering(ctx);
   await startPublishRuns(ctx);
   await startStreamSchedules(ctx);
+  await startWebhookDeliveries(ctx);
   let demo: StartedContext['demo'];
   if (config.seedDemo) {
     const password = config.demoPassword ?? generatePassword(DEFAULT_PASSWORD_RULES);

@@ -29,7 +29,7 @@ const RULE_WORDS: Record<OutboundRule, string> = {
 };
 
 /** Who connects: the words end the refusal ("which publishing may not reach"). */
-export type OutboundPurpose = 'publishing';
+export type OutboundPurpose = 'publishing' | 'webhooks';
 
 export const msgOutboundRefused = (address: string, rule: OutboundRule, purpose: OutboundPurpose) =>
   `The address ${address} is ${RULE_WORDS[rule]}, which ${purpose} may not reach`;

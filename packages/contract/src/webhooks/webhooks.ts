@@ -71,10 +71,16 @@ export const MSG_WEBHOOK_EVENTS_REQUIRED = 'Choose at least one event';
 export const MSG_WEBHOOK_URL_REQUIRED = 'An address is required';
 export const MSG_WEBHOOK_SECRET_SHOWN_ONCE =
   'Copy the secret now: it is shown this once. The receiver checks each delivery with it.';
-export const MSG_WEBHOOK_DISABLED = 'The webhook is disabled: enable it to send a test';
+export const MSG_WEBHOOK_DISABLED = 'The webhook is disabled: enable it first';
+export const MSG_WEBHOOK_DISABLED_DELIVERY = 'Not sent: the webhook is disabled';
+export const MSG_DOWNLOAD_LINK_INVALID = 'This download link has expired or is not valid';
 export const MSG_WEBHOOK_RETRY_DELIVERED = 'This delivery was delivered: there is nothing to retry';
 export const msgWebhookDisabledAfterFailures = (url: string) =>
   `The webhook to ${url} was disabled: its last ${WEBHOOK_FAILURES_TO_DISABLE} deliveries failed`;
+
+/** The web app's page of an account's webhooks (its Integrations), or the cloud's (null). */
+export const webhooksPageLink = (accountName: string | null) =>
+  accountName === null ? '/admin/webhooks' : `/accounts/${encodeURIComponent(accountName)}/integrations`;
 
 export const webhookEventSchema = z.enum(WEBHOOK_EVENTS as [WebhookEvent, ...WebhookEvent[]]);
 
@@ -168,3 +174,16 @@ export const webhookDeliveryDetailSchema = resultsOf(
 export type WebhookDeliveryDetail = z.infer<typeof webhookDeliveryDetailSchema>['results'];
 export const webhookDeliveryAnswerSchema = resultsOf(webhookDeliverySchema);
 export const webhookDeliveryParamsSchema = z.object({ id: idSchema });
+
+/** Which file of a media a signed download link gives: its proxy, or its original when the cloud keeps it. */
+export const DOWNLOAD_LINK_FILES = ['proxy', 'original'] as const;
+export const signedDownloadQuerySchema = z.object({
+  file: z.enum(DOWNLOAD_LINK_FILES).default('proxy'),
+  expires: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 40)
+    .describe('Unix time (s) after which the link stops'),
+  signature: z.string().max(200),
+});

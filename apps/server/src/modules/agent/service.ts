@@ -30,6 +30,7 @@ import { edgeLandingRule, edgeMayLandIn } from '../arrivals/service.ts';
 import { recordEndpointRecording, recordEndpointReports } from '../edge/service.ts';
 import { publishItemChanges } from '../ingest/live.ts';
 import { addIngestedMedia, arrivalsFolderPath, dropLiveSegments } from '../nodes/service.ts';
+import { emitIngestEvent, emitNodeEvent } from '../webhooks/payloads.ts';
 import { listItemFiles } from './item-files.ts';
 import * as itemFiles from './item-files-repo.ts';
 import * as repo from './repo.ts';
@@ -189,7 +190,7 @@ export const registerQueueItem = async (options: {
   }
   const { item, created } = await ctx.db.transaction(async (tx) => {
     const forced = await repo.removeUnprocessedFile(tx, endpoint.id, options.sourceName);
-    return repo.insertQueueItem(tx, {
+    const inserted = await repo.insertQueueItem(tx, {
       edgeServerId: edge.id,
       endpointId: endpoint.id,
       accountId: endpoint.accountId,
@@ -199,6 +200,8 @@ export const registerQueueItem = async (options: {
       isStream: options.isStream,
       forced,
     });
+    if (inserted.created) await emitIngestEvent(ctx, tx, 'ingest.queued', [inserted.item.id]);
+    return inserted;
   });
   if (created) {
     await publishQueueChange(ctx, edge, item);
@@ -292,8 +295,19 @@ export const reportProgress = async (options: {
   // An ingested file of an account lands in its media tree in the same transaction.
   const landed = await ctx.db.transaction(async (tx) => {
     await repo.updateItemProgress(tx, id, change, { started: !refused && item.status !== 'ingesting' });
+    if (change.status === 'failed' && item.status !== 'failed')
+      await emitIngestEvent(ctx, tx, 'ingest.failed', [id]);
+    // A stream item records while it is ingesting: it starts arriving, and stops when it leaves that status.
+    if (item.isStream && change.status === 'ingesting' && item.status !== 'ingesting')
+      await emitIngestEvent(ctx, tx, 'stream.started', [id]);
+    if (item.isStream && change.status !== 'ingesting' && item.status === 'ingesting')
+      await emitIngestEvent(ctx, tx, 'stream.stopped', [id]);
     if (change.status !== 'ingested' || item.accountId == null) return undefined;
-    return landIngestedItem(ctx, tx, id, change);
+    const made = await landIngestedItem(ctx, tx, id, change);
+    if (made?.created)
+      await emitNodeEvent(ctx, tx, 'node.created', { id: made.nodeId, accountId: item.accountId });
+    if (item.status !== 'ingested') await emitIngestEvent(ctx, tx, 'ingest.ingested', [id], made?.nodeId);
+    return made;
   });
   await publishQueueChange(ctx, edge, item);
   // A recorded stream lands on the node it played live from: its live segments go.

@@ -4,6 +4,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { defineQueue, type Job } from '../../platform/jobs/queues.ts';
 import { edgeServerConnected, edgeServers, endpointShownStatus, endpoints } from '../edge/tables.ts';
+import { emitIngestEvent } from '../webhooks/payloads.ts';
 import { publishItemChanges } from './live.ts';
 import * as repo from './repo.ts';
 import { ingestQueueItems } from './tables.ts';
@@ -113,6 +114,12 @@ const runScheduleEdge = async (ctx: AppContext, job: Job<ScheduleEdge>) => {
   }
   if (!change) return;
   // Only from the status it was read in: an agent that took the schedule meanwhile keeps it.
-  if (!(await repo.updateItemInStatus(ctx.db, item.id, item.status, change))) return;
+  const failing = change.status === 'failed';
+  const changed = await ctx.db.transaction(async (tx) => {
+    if (!(await repo.updateItemInStatus(tx, item.id, item.status, change))) return false;
+    if (failing) await emitIngestEvent(ctx, tx, 'ingest.failed', [item.id]);
+    return true;
+  });
+  if (!changed) return;
   await publishItemChanges(ctx, [item]);
 };

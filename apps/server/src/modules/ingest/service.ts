@@ -20,6 +20,7 @@ import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import { sharp } from '../../platform/sharp.ts';
 import { readStored } from '../../platform/storage.ts';
 import { mayManageEdgeServer } from '../access/service.ts';
+import { emitIngestEvent } from '../webhooks/payloads.ts';
 import { publishItemChanges } from './live.ts';
 import { toItems } from './presenter.ts';
 import { type Call, factsOf, mayManageAccount, type QueueOwner, requireQueue } from './queues.ts';
@@ -174,7 +175,12 @@ export const updateItem = async ({ ctx, actor, id, update }: Call<{ id: number; 
       break;
     }
   }
-  if (Object.keys(change).length) await repo.updateItem(ctx.db, id, change);
+  if (Object.keys(change).length)
+    await ctx.db.transaction(async (tx) => {
+      await repo.updateItem(tx, id, change);
+      if (change.status === 'failed' && item.status !== 'failed')
+        await emitIngestEvent(ctx, tx, 'ingest.failed', [id]);
+    });
   await publishItemChanges(ctx, [{ ...item, id: answerId }]);
   const [answer] = await toItems(ctx.db, [(await repo.findItem(ctx.db, answerId)) as repo.ItemRow]);
   return answer as IngestQueueItem;
@@ -197,6 +203,15 @@ export const changeStatuses = async ({
   await ctx.db.transaction(async (tx) => {
     for (const [index, item] of items.entries())
       await repo.updateItem(tx, item.id, changes[index] as repo.ItemChange);
+    const failed = items.filter(
+      (item, index) => changes[index]?.status === 'failed' && item.status !== 'failed',
+    );
+    await emitIngestEvent(
+      ctx,
+      tx,
+      'ingest.failed',
+      failed.map((item) => item.id),
+    );
   });
   await publishItemChanges(ctx, items);
   return toItems(

@@ -20,6 +20,7 @@ import { enforceRules } from '../passwords/service.ts';
 import { findTakenIdentifiers, lockIdentifiers } from '../users/repo.ts';
 import { requireFreeIdentifiers } from '../users/service.ts';
 import { users } from '../users/tables.ts';
+import { emitUserEvent } from '../webhooks/payloads.ts';
 import * as repo from './repo.ts';
 
 export const listInvites = async (options: {
@@ -194,6 +195,7 @@ export const acceptInvitation = async (options: {
         })
         .returning({ id: users.id });
       id = created?.id as number;
+      await emitUserEvent(ctx, tx, 'user.created', [id], invitation.accountId);
     } else {
       await tx.update(users).set({ emailverified: true }).where(sql`${users.id} = ${id}`);
     }
@@ -247,6 +249,7 @@ export const acceptInvitationForIdentity = async (
         .values({ username, fullname: person.fullname, email: invitation.email, emailverified: true })
         .returning({ id: users.id });
       id = created?.id as number;
+      await emitUserEvent(ctx, tx, 'user.created', [id], invitation.accountId);
     } else {
       await tx.update(users).set({ emailverified: true }).where(sql`${users.id} = ${id}`);
     }

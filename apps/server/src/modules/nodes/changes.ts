@@ -14,6 +14,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { translateUniqueViolation } from '../../platform/db/errors.ts';
 import { badRequest, conflict, forbidden } from '../../platform/errors.ts';
 import { roles } from '../access/tables.ts';
+import { emitNodeEvent } from '../webhooks/payloads.ts';
 import { belowPattern, hiddenPaths, requireNodeAt, rightsAt, type TreeAccess, treeAccess } from './access.ts';
 import { createNode } from './creation.ts';
 import { presentNode } from './presenter.ts';
@@ -53,7 +54,10 @@ export const setField = async ({ ctx, actor, change }: Call<{ change: FieldChang
     change.value === ''
       ? sql`${nodes.metadata} - ${change.key}::text`
       : sql`${nodes.metadata} || jsonb_build_object(${change.key}::text, ${change.value}::text)`;
-  await ctx.db.update(nodes).set({ metadata }).where(eq(nodes.id, node.id));
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(nodes).set({ metadata }).where(eq(nodes.id, node.id));
+    await emitNodeEvent(ctx, tx, 'node.updated', node, { changed: ['metadata'] });
+  });
   await ctx.publish(CHANNELS.nodes(access.account.id), [node.id]);
   return presentAgain(ctx, actor, access, node.id);
 };
@@ -71,7 +75,10 @@ export const savePermissions = async ({ ctx, actor, change }: Call<{ change: Per
       .where(and(eq(roles.id, roleId), or(isNull(roles.siteId), eq(roles.siteId, access.account.siteId))));
     if (!role) throw badRequest('Role not found', { permissions: 'Role not found' });
   }
-  await ctx.db.update(nodes).set({ permissions: change.permissions }).where(eq(nodes.id, node.id));
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(nodes).set({ permissions: change.permissions }).where(eq(nodes.id, node.id));
+    await emitNodeEvent(ctx, tx, 'node.updated', node, { changed: ['permissions'] });
+  });
   await ctx.publish(CHANNELS.nodes(access.account.id), [node.id]);
   return presentAgain(ctx, actor, access, node.id);
 };
@@ -108,6 +115,7 @@ export const renameNode = async ({ ctx, actor, rename }: Call<{ rename: Rename }
           and(eq(nodes.accountId, access.account.id), sql`${nodes.path} like ${belowPattern(node.path)}`),
         );
       await tx.update(nodes).set({ name: rename.name, path: newPath }).where(eq(nodes.id, node.id));
+      await emitNodeEvent(ctx, tx, 'node.updated', node, { changed: ['name'], previousName: node.name });
     })
     .catch((error) => {
       throw translateUniqueViolation(error, taken);

@@ -16,6 +16,7 @@ import { translateUniqueViolation } from '../../platform/db/errors.ts';
 import { AppError, badRequest, conflict, forbidden } from '../../platform/errors.ts';
 import { sharp } from '../../platform/sharp.ts';
 import { storeStream } from '../../platform/storage.ts';
+import { emitNodeEvent } from '../webhooks/payloads.ts';
 import { hiddenPaths, notHidden, requireNodeAt, type TreeAccess } from './access.ts';
 import { clipRenderQueue } from './clip-render.ts';
 import { visibleMediaIds } from './media.ts';
@@ -160,7 +161,9 @@ export const createNode = async ({ ctx, actor, create }: Call<{ create: NodeCrea
           createdBy: actor.userId,
         })
         .returning({ id: nodes.id });
-      return row?.id as number;
+      if (!row) throw new Error('The node was not stored');
+      await emitNodeEvent(ctx, tx, 'node.created', { id: row.id, accountId });
+      return row.id;
     });
   } catch (error) {
     await stored?.remove();

@@ -107,6 +107,15 @@ export const findMedia = async (db: DbOrTx, id: number) => {
   return row;
 };
 
+/** A media's stored files (proxy and original) for a signed download link. */
+export const findMediaDownload = async (db: DbOrTx, id: number) => {
+  const [row] = await db
+    .select({ storagePath: media.storagePath, sourcePath: media.sourcePath, contentType: media.contentType })
+    .from(media)
+    .where(eq(media.id, id));
+  return row;
+};
+
 export const findMediaNames = (db: DbOrTx, accountId: number, ids: number[]) =>
   ids.length
     ? db

@@ -20,6 +20,7 @@ import type { Tx } from '../../platform/db/client.ts';
 import { translateUniqueViolation } from '../../platform/db/errors.ts';
 import { badRequest, conflict, forbidden } from '../../platform/errors.ts';
 import { publishTarget, publishTransfer } from '../publishing/publish-transfer.ts';
+import { emitNodeEvent } from '../webhooks/payloads.ts';
 import { belowPattern, requireNodeAt, rightsAt } from './access.ts';
 import * as repo from './repo.ts';
 import { nodes } from './tables.ts';
@@ -161,8 +162,14 @@ export const transfer = async ({
         clashName = name;
         if (names.has(name.toLowerCase())) throw taken();
         const newPath = joinPath([...pathSegments(dst.node.path), name]);
-        if (operation === 'move') await moveSubtree(tx, source, dst.node.id, newPath);
-        else await copySubtree(tx, source, actor.userId, newPath, name);
+        if (operation === 'move') {
+          await moveSubtree(tx, source, dst.node.id, newPath);
+          await emitNodeEvent(ctx, tx, 'node.moved', source.node, { from });
+        } else {
+          await copySubtree(tx, source, actor.userId, newPath, name);
+          const copy = await repo.findNodeByPath(tx, source.node.accountId, newPath);
+          if (copy) await emitNodeEvent(ctx, tx, 'node.created', copy, { copiedFrom: from });
+        }
         moved.push({ from, to: accountPath(dst.access.account.name, newPath) });
       }
     })

@@ -19,6 +19,7 @@ import { AppError, badRequest, forbidden, notFound } from '../../platform/errors
 import { acceptInvitationForIdentity } from '../invites/service.ts';
 import { findTakenIdentifiers, identifierKey, lockIdentifiers } from '../users/repo.ts';
 import { users } from '../users/tables.ts';
+import { emitUserEvent } from '../webhooks/payloads.ts';
 import type { OidcProvider } from './provider.ts';
 import * as repo from './repo.ts';
 
@@ -166,6 +167,7 @@ const register = async (ctx: AppContext, claims: Claims) =>
       .returning({ id: users.id });
     if (!created) return undefined;
     await repo.insertIdentity(tx, { userId: created.id, ...identityOf(claims) });
+    await emitUserEvent(ctx, tx, 'user.created', [created.id]);
     return created.id;
   });
 

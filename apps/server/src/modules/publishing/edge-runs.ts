@@ -12,6 +12,7 @@ import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { storedContent } from '../../platform/http/stored-content.ts';
 import { isSafeKey } from '../../platform/storage/index.ts';
 import { usableRange } from '../nodes/media.ts';
+import { emitPublishEvent } from '../webhooks/payloads.ts';
 import { msgUnknownLocation } from './buttons.ts';
 import { PublishRefused } from './destinations/index.ts';
 import * as edgeRepo from './edge-run-repo.ts';
@@ -111,8 +112,12 @@ export const claimEdgePublish = async (options: { ctx: AppContext; edge: Publish
   const log = (from === 'queued' ? AGENT_PUBLISH_MESSAGES.started : AGENT_PUBLISH_MESSAGES.startedAgain)(
     edge.name,
   );
-  if (!(await edgeRepo.claimPublish(ctx.db, { id, edgeServerId: edge.id, from, log })))
-    throw conflict(AGENT_PUBLISH_MESSAGES.notRunning(from === 'queued' ? 'running' : 'ended'));
+  const claimed = await ctx.db.transaction(async (tx) => {
+    if (!(await edgeRepo.claimPublish(tx, { id, edgeServerId: edge.id, from, log }))) return false;
+    if (from === 'queued') await emitPublishEvent(ctx, tx, 'publish.started', id);
+    return true;
+  });
+  if (!claimed) throw conflict(AGENT_PUBLISH_MESSAGES.notRunning(from === 'queued' ? 'running' : 'ended'));
   await ctx.publish(CHANNELS.publishes(work.publish.accountId), [id]);
   return agentPublishOf(work, 'running');
 };

@@ -14,6 +14,7 @@ import {
 import type { AppContext } from '../../platform/context.ts';
 import { requestClipRender } from '../nodes/clip-render.ts';
 import { notifyUser } from '../notifications/service.ts';
+import { emitPublishEvent } from '../webhooks/payloads.ts';
 import { PublishRefused } from './destinations/index.ts';
 import * as repo from './run-repo.ts';
 
@@ -28,7 +29,19 @@ export const nodePathOf = (work: PublishWork) =>
 
 /** Each change shows at once on the account's published items (CHANNELS.publishes). */
 export const changePublish = async (ctx: AppContext, work: PublishWork, update: repo.PublishChange) => {
-  await repo.updatePublish(ctx.db, work.publish.id, update);
+  // A run started (not started again by a retry), delivered or failed tells the webhooks, with the change.
+  const event =
+    update.status === 'running' && work.publish.status !== 'running'
+      ? 'publish.started'
+      : update.status === 'done'
+        ? 'publish.done'
+        : update.status === 'failed'
+          ? 'publish.failed'
+          : undefined;
+  await ctx.db.transaction(async (tx) => {
+    await repo.updatePublish(tx, work.publish.id, update);
+    if (event) await emitPublishEvent(ctx, tx, event, work.publish.id);
+  });
   await ctx.publish(CHANNELS.publishes(work.publish.accountId), [work.publish.id]);
 };
 

@@ -14,6 +14,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { randomToken } from '../../platform/crypto.ts';
 import { defineQueue, type Job } from '../../platform/jobs/queues.ts';
 import { failUploadedMedia, finishUploadedMedia } from '../nodes/uploaded.ts';
+import { emitUploadCompleted } from '../webhooks/payloads.ts';
 import * as repo from './repo.ts';
 
 /**
@@ -187,6 +188,7 @@ const processUpload = async (ctx: AppContext, job: Job<{ uploadId: number }>) =>
     await ctx.db.transaction(async (tx) => {
       await finishUploadedMedia(tx, finished);
       await repo.setUploadState(tx, work.id, { status: 'ready', progress: null, error: null });
+      await emitUploadCompleted(ctx, tx, work.id);
     });
     stored.length = 0;
     await ctx.publish(CHANNELS.nodes(accountId), [nodeId]);

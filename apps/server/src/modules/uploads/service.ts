@@ -25,6 +25,7 @@ import { storeStream } from '../../platform/storage.ts';
 import { accountPermissions, requireRight } from '../access/service.ts';
 import { usableRange } from '../nodes/media.ts';
 import { addUploadedMedia } from '../nodes/uploaded.ts';
+import { emitNodeEvent, emitUploadCompleted } from '../webhooks/payloads.ts';
 import { uploadProxyQueue } from './processing.ts';
 import * as repo from './repo.ts';
 
@@ -124,7 +125,11 @@ export const receiveUpload = async (options: {
         storagePath: stored.relativePath,
         status: kind === 'document' ? 'ready' : 'received',
       });
-      if (kind !== 'media') return { id: uploadId, nodeId: undefined };
+      if (kind !== 'media') {
+        // A document or a mapping is complete once stored; media once its proxy is made (processing.ts).
+        await emitUploadCompleted(ctx, tx, uploadId);
+        return { id: uploadId, nodeId: undefined };
+      }
       const landed = await addUploadedMedia(tx, {
         accountId,
         location,
@@ -134,6 +139,7 @@ export const receiveUpload = async (options: {
         fileName: file.fileName,
       });
       await repo.setUploadState(tx, uploadId, { status: 'processing', progress: 0, nodeId: landed.nodeId });
+      await emitNodeEvent(ctx, tx, 'node.created', { id: landed.nodeId, accountId });
       await ctx.jobs.send(tx, uploadProxyQueue, [{ uploadId }]);
       return { id: uploadId, nodeId: landed.nodeId };
     }));

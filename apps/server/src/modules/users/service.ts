@@ -32,6 +32,7 @@ import {
 } from '../access/service.ts';
 import { accounts } from '../organisation/tables.ts';
 import { createPasswordToken, passwordLink } from '../passwords/service.ts';
+import { emitUserEvent } from '../webhooks/payloads.ts';
 import * as repo from './repo.ts';
 import { users } from './tables.ts';
 
@@ -141,6 +142,7 @@ export const updateUser = async (options: {
     if (change.username !== undefined || change.email !== undefined)
       await requireFreeIdentifiers(tx, { username: change.username, email: change.email, exceptId: id });
     await repo.updateUser(tx, id, change);
+    if (change.disabled === true && !current.disabled) await emitUserEvent(ctx, tx, 'user.disabled', [id]);
   });
   await ctx.publish(CHANNELS.users, [id]);
   return (await repo.findUser(ctx.db, id)) as NonNullable<typeof current>;
@@ -265,6 +267,12 @@ export const createUsers = async (options: {
     for (const row of rows)
       mails.push(registrationMail(ctx, row, await createPasswordToken(tx, row.id, 'registration')));
     await ctx.mail.enqueue(tx, mails);
+    await emitUserEvent(
+      ctx,
+      tx,
+      'user.created',
+      rows.map((row) => row.id),
+    );
     return { answers, created: rows };
   });
   if (created.length > 0)

@@ -5,6 +5,7 @@ import https from 'node:https';
 import path from 'node:path';
 import { DELIVERY_FAILURES, MSG_OUTBOUND_BAD_URL, msgOutboundScheme } from '@media/contract';
 import { outboundGuard } from '../../../platform/outbound.ts';
+import { downloadLinksExpireAt, signedDownloadUrl } from '../../nodes/download-links.ts';
 import { type Destination, PEER_TIMEOUT_MS, PublishRefused } from './common.ts';
 import { DeliveryFailed, deliveryFailure } from './failures.ts';
 
@@ -74,7 +75,11 @@ export const callWebhook: Destination = async (ctx, destination, file, delivery)
     publishId: delivery.publishId,
     button: delivery.button,
     node: { path: delivery.nodePath, name: delivery.nodeName },
-    media: { id: delivery.mediaId, link: `${ctx.config.publicUrl}/api/media/${delivery.mediaId}/content` },
+    // A link the receiver can use without a session: signed, for this media's proxy, for WEBHOOK_LINK_HOURS.
+    media: {
+      id: delivery.mediaId,
+      link: signedDownloadUrl(ctx, delivery.mediaId, 'proxy', downloadLinksExpireAt(ctx)),
+    },
     file: {
       name: `${delivery.nodeName}${path.extname(file)}`,
       size: content.length,
