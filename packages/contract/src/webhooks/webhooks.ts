@@ -26,7 +26,7 @@ export const WEBHOOK_EVENT_TEXT: Record<WebhookEvent, string> = {
   'node.created': 'A folder, asset or media item was created',
   'node.updated': 'A node was renamed or its metadata changed',
   'node.moved': 'A node was moved to another folder',
-  'node.deleted': 'A node was moved to the recycle bin or deleted',
+  'node.deleted': 'A node was removed (the media tree cannot remove nodes yet: none is sent today)',
   'ingest.queued': 'A file was put in the ingest queue',
   'ingest.ingested': 'An ingest queue item was ingested',
   'ingest.failed': 'An ingest queue item failed',
