@@ -10,6 +10,7 @@ import { runNodesBenchmark } from './nodes.ts';
 import { runPublishBenchmark } from './publish.ts';
 import { runStreamsBenchmark } from './streams.ts';
 import { runWebSizeBenchmark } from './web-size.ts';
+import { runWebhooksBenchmark } from './webhooks.ts';
 
 type Benchmark = { name: string; title: string; run: () => Promise<void> };
 
@@ -29,6 +30,12 @@ const benchmarks: Benchmark[] = [
     name: 'longpoll',
     title: 'Live updates: one change to BENCH_POLLERS (2,000) pages that long-poll again after each answer',
     run: runLongPollBenchmark,
+  },
+  {
+    name: 'webhooks',
+    title:
+      'Webhooks: the first delivery attempt after each of 50 changes a second (PGlite; PostgreSQL too with DATABASE_URL)',
+    run: runWebhooksBenchmark,
   },
   {
     name: 'load-mix',
