@@ -65,6 +65,15 @@ describe(`publish destinations (${testDriver()})`, () => {
         file: { name: 'Interview.mp4' },
       });
       expect(payload.file.sha256).toMatch(/^[0-9a-f]{64}$/);
+      // The media's link works for the receiver, who has no session: signed, for the proxy.
+      const link = String(payload.media.link);
+      expect(link).toContain(`/api/media/${payload.media.id}/download?file=proxy&`);
+      const fetched = await world.t.app.inject({
+        method: 'GET',
+        url: link.replace(world.t.config.publicUrl, ''),
+      });
+      expect(fetched.statusCode).toBe(200);
+      expect(fetched.rawPayload.length).toBeGreaterThan(1000);
     } finally {
       receiver.close();
     }

@@ -80,6 +80,7 @@ describe(`webhooks (${testDriver()})`, () => {
     const listed = list.body.results.find((hook) => hook.id === made.id);
     expect(listed).toMatchObject({ url: receiver.url, secretPrefix: made.secret.slice(0, 10) });
     expect(JSON.stringify(list.body)).not.toContain(made.secret);
+    expect(t.logs()).not.toContain(made.secret.slice(6));
 
     const changed = await w.admin.client.post<Results<Webhook>>(`/api/webhooks/${made.id}`, {
       description: 'Renamed',
