@@ -10,6 +10,7 @@ import {
   msgOutboundRefused,
   msgOutboundScheme,
   msgWebhookDisabledAfterFailures,
+  WEBHOOK_DELIVERY_KEEP_DAYS,
   WEBHOOK_FAILURES_TO_DISABLE,
   WEBHOOK_RETRY_SECONDS,
   type Webhook,
@@ -20,6 +21,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userNotifications } from '../src/modules/notifications/tables.ts';
 import { emitWebhookEvent } from '../src/modules/webhooks/outbox.ts';
+import { pruneEnded } from '../src/modules/webhooks/repo.ts';
 import { webhookDeliveries, webhooks } from '../src/modules/webhooks/tables.ts';
 import {
   buildTestApp,
@@ -271,6 +273,28 @@ describe(`webhooks (${testDriver()})`, () => {
     } finally {
       receiver.answerWith(200);
     }
+  });
+
+  it('removes ended deliveries after 30 days, and keeps those still being tried', async () => {
+    const hook = await create();
+    const old = new Date(Date.now() - (WEBHOOK_DELIVERY_KEEP_DAYS + 1) * 86_400_000);
+    const row = (status: 'delivered' | 'retrying', createdAt: Date) => ({
+      webhookId: hook.id,
+      messageId: `msg_${status}_${createdAt.getTime()}`,
+      type: 'ping',
+      body: '{}',
+      status,
+      createdAt,
+    });
+    await t.ctx.db
+      .insert(webhookDeliveries)
+      .values([row('delivered', old), row('retrying', old), row('delivered', new Date())]);
+    await pruneEnded(t.ctx.db, new Date(Date.now() - WEBHOOK_DELIVERY_KEEP_DAYS * 86_400_000), 100);
+    const left = await t.ctx.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.webhookId, hook.id));
+    expect(left.map((d) => d.status).sort()).toEqual(['delivered', 'retrying']);
   });
 
   it('sends nothing for a change that rolls back', async () => {

@@ -52,6 +52,8 @@ export const WEBHOOK_FAILURES_TO_DISABLE = 50;
 export const WEBHOOK_LINK_HOURS_DEFAULT = 24;
 /** How much of a delivery's request and of the receiver's answer is kept to be looked at. */
 export const WEBHOOK_KEPT_BYTES = 2048;
+/** Ended deliveries (delivered, failed, refused) are kept this long to be looked at, then removed. */
+export const WEBHOOK_DELIVERY_KEEP_DAYS = 30;
 /**
  * The waits between a delivery's attempts (seconds): growing, then every 4 hours; 18 attempts over 27 hours
  * (at least 24 hours of trying, issue 33).

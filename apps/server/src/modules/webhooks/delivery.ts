@@ -4,6 +4,7 @@ import {
   CHANNELS,
   MSG_WEBHOOK_DISABLED_DELIVERY,
   msgWebhookDisabledAfterFailures,
+  WEBHOOK_DELIVERY_KEEP_DAYS,
   WEBHOOK_FAILURES_TO_DISABLE,
   WEBHOOK_KEPT_BYTES,
   WEBHOOK_MAX_ATTEMPTS,
@@ -199,6 +200,20 @@ const attempt = async (ctx: AppContext, job: Job<{ deliveryId: number }>) => {
   });
   await ctx.publish(CHANNELS.webhooks(webhook.accountId), [webhook.id]);
   if (disabled) await tellOwner(ctx, webhook);
+  pruneNowAndThen(ctx);
+};
+
+/** Ended deliveries older than WEBHOOK_DELIVERY_KEEP_DAYS go, looked for at most once an hour per instance. */
+const PRUNE_EVERY_MS = 3600_000;
+const PRUNE_BATCH = 10_000;
+const lastPruned = new WeakMap<AppContext['db'], number>();
+const pruneNowAndThen = (ctx: AppContext) => {
+  const now = Date.now();
+  if (now - (lastPruned.get(ctx.db) ?? 0) < PRUNE_EVERY_MS) return;
+  lastPruned.set(ctx.db, now);
+  repo
+    .pruneEnded(ctx.db, new Date(now - WEBHOOK_DELIVERY_KEEP_DAYS * 86_400_000), PRUNE_BATCH)
+    .catch((error: unknown) => ctx.log.warn({ err: error }, 'removing old webhook deliveries failed'));
 };
 
 /** The one who made a webhook disabled for failures is told; a cloud webhook's administrators when they are gone. */

@@ -139,3 +139,10 @@ export const failWaiting = (db: DbOrTx, webhookId: number, error: string) =>
 
 export const accountName = async (db: DbOrTx, accountId: number) =>
   (await db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, accountId)))[0]?.name;
+
+/** Removes ended deliveries created before `before` (at most `limit` at a time). */
+export const pruneEnded = (db: DbOrTx, before: Date, limit: number) =>
+  db.execute(sql`delete from webhook_deliveries where id in (
+    select id from webhook_deliveries
+    where created_at < ${before.toISOString()} and status in ('delivered', 'failed', 'refused')
+    limit ${limit})`);
