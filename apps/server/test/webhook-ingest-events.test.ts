@@ -1,10 +1,9 @@
-import { API_VERSIONS, DEFAULT_EDGE_ADVANCED_OPTIONS, type Webhook } from '@media/contract';
+import type { Webhook } from '@media/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { edgeServers, endpoints, services } from '../src/modules/edge/tables.ts';
 import { ingestQueueItems } from '../src/modules/ingest/tables.ts';
-import { sha256 } from '../src/platform/crypto.ts';
 import { grantAccountAccess, makeUser } from '../src/seed/factories.ts';
+import { makeAgentEdge } from './agent-edge.ts';
 import {
   buildTestApp,
   eventually,
@@ -35,13 +34,9 @@ describe(`webhook ingest and stream events (${testDriver()})`, () => {
   let endpointId = 0;
   const token = 'agent-token-of-the-hooked-edge-01';
 
+  let callAgent: Awaited<ReturnType<typeof makeAgentEdge>>['agent'];
   const agent = async <T>(method: 'GET' | 'POST', url: string, body?: unknown) => {
-    const response = await t.app.inject({
-      method,
-      url,
-      headers: { authorization: `Bearer ${token}`, 'x-api-version': API_VERSIONS.ingest },
-      ...(body !== undefined ? { payload: body as object } : {}),
-    });
+    const response = await callAgent(method, url, body);
     expect(response.statusCode, response.body).toBe(200);
     return (response.json() as Results<T>).results;
   };
@@ -75,35 +70,14 @@ describe(`webhook ingest and stream events (${testDriver()})`, () => {
     await w.admin.client.post(`/api/accounts/${w.otherAccount.id}/webhooks`, { url: theirs.url, events });
     const owner = await makeUser(t.ctx.db);
     await grantAccountAccess(t.ctx.db, owner.id, w.account.id, 'Account Manager');
-    const [edge] = await t.ctx.db
-      .insert(edgeServers)
-      .values({
-        name: 'Hooked edge',
-        userId: owner.id,
-        advancedOptions: DEFAULT_EDGE_ADVANCED_OPTIONS,
-        agentTokenHash: sha256(token),
-      })
-      .returning();
-    const [service] = await t.ctx.db
-      .insert(services)
-      .values({
-        edgeServerId: edge?.id as number,
-        name: 'Files',
-        typeId: 'FileIngestService',
-        serviceGroupId: 0,
-      })
-      .returning();
-    const [endpoint] = await t.ctx.db
-      .insert(endpoints)
-      .values({
-        serviceId: service?.id as number,
-        name: 'Watch folder',
-        typeId: 'LocalFolderEndpoint',
-        accountId: w.account.id,
-        options: { path: '/media/in' },
-      })
-      .returning();
-    endpointId = endpoint?.id as number;
+    const edge = await makeAgentEdge(t, {
+      token,
+      userId: owner.id,
+      accountId: w.account.id,
+      name: 'Hooked edge',
+    });
+    endpointId = edge.endpoint.id;
+    callAgent = edge.agent;
   });
   afterAll(async () => {
     await Promise.all([ours.close(), theirs.close()]);
