@@ -21,6 +21,7 @@ const PAGES = [
   'metaUpload',
   'arrivals',
   'accountQueue',
+  'integrations',
   'site',
   'sitePublishing',
   'ownEdge',
@@ -34,6 +35,7 @@ const PAGES = [
   'passwordRules',
   'lockouts',
   'adminSessions',
+  'adminWebhooks',
   'diagnostic',
 ] as const;
 type PageName = (typeof PAGES)[number];
@@ -44,10 +46,11 @@ const CLOUD_PAGES: PageName[] = [
   'passwordRules',
   'lockouts',
   'adminSessions',
+  'adminWebhooks',
   'diagnostic',
 ];
 const LONDON_EDGE_PAGES: PageName[] = ['edgeServices', 'edgeEndpoints', 'edgeQueue', 'edgeUnprocessed'];
-const ACCOUNT_MANAGERS_PAGES: PageName[] = ['arrivals', 'accountQueue'];
+const ACCOUNT_MANAGERS_PAGES: PageName[] = ['arrivals', 'accountQueue', 'integrations'];
 
 type RoleExpectation = {
   role: string;
@@ -99,6 +102,7 @@ const ROLES: RoleExpectation[] = [
       'metaUpload',
       'arrivals',
       'accountQueue',
+      'integrations',
       'ownEdge',
     ],
     // Creating accounts, an account's billing and state, and its managers are the site's.
@@ -176,6 +180,7 @@ describe('every page, by address, for every role (issue 18)', () => {
       metaUpload: '/accounts/evening-news/metaupload',
       arrivals: `/accounts/${account.id}/arrivals`,
       accountQueue: `/accounts/${account.id}/ingestQueue`,
+      integrations: '/accounts/evening-news/integrations',
       site: `/site/${site?.id}`,
       sitePublishing: `/site/${site?.id}/publishing`,
       ownEdge: `/users/${me.id}/edge`,
@@ -189,6 +194,7 @@ describe('every page, by address, for every role (issue 18)', () => {
       passwordRules: '/admin/passwordRules',
       lockouts: '/admin/lockouts',
       adminSessions: '/admin/sessions',
+      adminWebhooks: '/admin/webhooks',
       diagnostic: '/diagnostic',
     });
   };

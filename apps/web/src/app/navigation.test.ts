@@ -20,6 +20,7 @@ describe('pages by role (issue 18)', () => {
       '/admin/sessions',
       '/admin/managers',
       '/admin/edge',
+      '/admin/webhooks',
       '/diagnostic',
     ])
       expect(pageNotForRole(path, accountManager)?.label, path).toBeDefined();

@@ -1,4 +1,4 @@
-import { DIAGNOSTIC_PAGE_PATH, type Me } from '@media/contract';
+import { DIAGNOSTIC_PAGE_PATH, type Me, webhooksPageLink } from '@media/contract';
 
 export type NavigationItem = {
   label: string;
@@ -77,6 +77,12 @@ export const NAVIGATION: NavigationItem[] = [
     section: 'cloud',
     label: 'Sessions and API tokens',
     to: () => '/admin/sessions',
+    visible: (me) => me.rights.admin.length > 0,
+  },
+  {
+    section: 'cloud',
+    label: 'Webhooks',
+    to: () => webhooksPageLink(null),
     visible: (me) => me.rights.admin.length > 0,
   },
 ];

@@ -60,6 +60,12 @@ export const router = createBrowserRouter([
         lazy: async () => ({ Component: (await import('../features/admin/SessionsPage.tsx')).SessionsPage }),
       },
       {
+        path: 'admin/webhooks',
+        lazy: async () => ({
+          Component: (await import('../features/webhooks/WebhooksPages.tsx')).CloudWebhooksPage,
+        }),
+      },
+      {
         path: 'admin/organisation',
         lazy: async () => ({
           Component: (await import('../features/organisation/OrganisationPage.tsx')).OrganisationPage,
@@ -133,6 +139,12 @@ export const router = createBrowserRouter([
         path: 'publishes/:publishId/help',
         lazy: async () => ({
           Component: (await import('../features/publishing/PublishHelpPage.tsx')).PublishHelpPage,
+        }),
+      },
+      {
+        path: 'accounts/:accountName/integrations',
+        lazy: async () => ({
+          Component: (await import('../features/webhooks/WebhooksPages.tsx')).AccountIntegrationsPage,
         }),
       },
       {

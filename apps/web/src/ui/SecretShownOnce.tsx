@@ -2,8 +2,8 @@ import { Alert, Button, Code, CopyButton, Group, Stack, Text } from '@mantine/co
 import type { ReactNode } from 'react';
 
 /**
- * A secret the server shows this once and keeps only hashed (an agent token, an API token): in full, with a
- * copy button and a button that puts it away for good.
+ * A secret the server shows this once (an agent token, an API token, a webhook's signing secret): in full, with
+ * a copy button and a button that puts it away for good.
  */
 export const SecretShownOnce = (props: {
   title: string;
@@ -12,6 +12,8 @@ export const SecretShownOnce = (props: {
   /** The alert's test id; its value's is this with `-value`. */
   testId: string;
   dismissLabel: string;
+  /** The copy button's label (an agent's or API token's by default). */
+  copyLabel?: string;
   onDismiss: () => void;
   children?: ReactNode;
 }) => (
@@ -29,7 +31,7 @@ export const SecretShownOnce = (props: {
         <CopyButton value={props.secret}>
           {({ copied, copy }) => (
             <Button size="xs" color={copied ? 'teal' : undefined} onClick={copy}>
-              {copied ? 'Copied' : 'Copy token'}
+              {copied ? 'Copied' : (props.copyLabel ?? 'Copy token')}
             </Button>
           )}
         </CopyButton>

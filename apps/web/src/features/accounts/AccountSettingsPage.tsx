@@ -1,5 +1,5 @@
 import { Alert, Anchor, Badge, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { type Account, accountDashboardPath, CHANNELS, EDGE_LINKS } from '@media/contract';
+import { type Account, accountDashboardPath, CHANNELS, EDGE_LINKS, webhooksPageLink } from '@media/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { accountByNameKey, useAccountByName } from '../../api/accounts.ts';
@@ -93,6 +93,11 @@ const AccountSettings = ({ account }: { account: Account }) => {
           {access.canManage && (
             <Button component={Link} to={EDGE_LINKS.accountIngestQueue(account.id)} variant="default">
               Ingest queue
+            </Button>
+          )}
+          {access.canManage && (
+            <Button component={Link} to={webhooksPageLink(account.name)} variant="default">
+              Integrations
             </Button>
           )}
           {access.canManage && (
