@@ -90,6 +90,15 @@ const createWebhook = async (
   return secret;
 };
 
+/**
+ * Waits for the notification saying `text` (it comes once its request has settled, which may be after the list
+ * shows the change), then closes every notification: top right, they cover the rows' last actions.
+ */
+const closeNotificationsAfter = async (page: Page, text: string) => {
+  await page.locator('.mantine-Notification-root').filter({ hasText: text }).first().waitFor();
+  await closeNotifications(page);
+};
+
 /** The shown secret is put away, and is nowhere on the page any more. */
 const putSecretAway = async (page: Page, secret: string) => {
   await page.getByTestId('webhook-secret').getByRole('button', { name: 'I have copied it' }).click();
@@ -175,8 +184,7 @@ describe('webhooks pages (issue 33): the cloud Webhooks page and an account Inte
     await deliveries.locator('[data-status="delivered"]').waitFor({ timeout: 30_000 });
     await expect.poll(() => row.locator('[data-status="delivered"]').count()).toBe(1);
     // The notification of the test closed first: the dialog's backdrop would keep it from being closed.
-    await page.locator('.mantine-Notification-root').filter({ hasText: 'Test delivery sent' }).waitFor();
-    await closeNotifications(page);
+    await closeNotificationsAfter(page, 'Test delivery sent');
     await deliveries.getByRole('button', { name: /^ping: details of delivery \d+$/ }).click();
     const details = page.getByRole('dialog', { name: 'Delivery of ping' });
     await details.waitFor();
@@ -219,7 +227,7 @@ describe('webhooks pages (issue 33): the cloud Webhooks page and an account Inte
       .poll(() => deliveries.locator('[data-status="delivered"]').count(), { timeout: 30_000 })
       .toBe(2);
     expect(receiver.received[2]?.headers['webhook-id']).toBe(receiver.received[1]?.headers['webhook-id']);
-    await closeNotifications(page);
+    await closeNotificationsAfter(page, 'Delivery retried');
     await screenshots(page, 'webhooks-deliveries');
 
     // Disabled: no test can be sent; enabled again.
@@ -232,6 +240,26 @@ describe('webhooks pages (issue 33): the cloud Webhooks page and an account Inte
     await toggle.click();
     await expect.poll(() => toggle.isChecked()).toBe(true);
     expect((await apiGet<Webhook[]>(context, `${setup.server.url}/api/webhooks`))[0]?.enabled).toBe(true);
+    await closeNotificationsAfter(page, `Webhook to ${url} enabled`);
+
+    // Edit: the form opens with what the webhook has; a refused address is said under its field.
+    await page.getByRole('button', { name: `More actions for ${url}` }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit webhook' });
+    const address = edit.getByRole('textbox', { name: 'Address' });
+    expect(await address.inputValue()).toBe(url);
+    expect(await edit.getByRole('checkbox', { name: 'publish.done', exact: true }).isChecked()).toBe(true);
+    await address.fill('ftp://archive.example.com/in');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.getByText(/^Only http and https addresses/).waitFor();
+    await address.fill(url);
+    await edit.getByRole('textbox', { name: 'Description' }).fill('Archive and newsroom');
+    await edit.getByRole('checkbox', { name: 'All Users events' }).check();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await expect.poll(() => row.textContent()).toContain('Archive and newsroom');
+    expect(await row.textContent()).toContain('7 events');
+    await closeNotificationsAfter(page, `Webhook to ${url} saved`);
 
     // Rotate secret, after a confirmation: a new one shown once; the next ping is signed with it only.
     await page.getByRole('button', { name: `More actions for ${url}` }).click();
@@ -249,7 +277,8 @@ describe('webhooks pages (issue 33): the cloud Webhooks page and an account Inte
     expect(signedWith(rotated, after)).toBe(true);
     expect(signedWith(secret, after)).toBe(false);
 
-    // Remove, after a confirmation.
+    // Remove, after a confirmation (the test's notification, over the row's end, closed first).
+    await closeNotificationsAfter(page, 'Test delivery sent');
     await page.getByRole('button', { name: `Remove the webhook to ${url}` }).click();
     const remove = page.getByRole('dialog', { name: 'Remove webhook' });
     await remove.getByRole('button', { name: 'Remove', exact: true }).click();
