@@ -34,7 +34,7 @@ const HEADERS_END = Buffer.from('\r\n\r\n');
 /** One page's connection: one request at a time, as a browser's kept-alive connection carries them. */
 class PageConnection {
   private readonly socket: net.Socket;
-  private buffered = Buffer.alloc(0);
+  private buffered: Buffer = Buffer.alloc(0);
   private answer:
     | { resolve: (body: string) => void; reject: (error: Error) => void; what: string }
     | undefined;

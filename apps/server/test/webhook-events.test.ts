@@ -193,7 +193,8 @@ describe(`webhook events (${testDriver()})`, () => {
     );
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const [created] = await heard(cloud, 'user.created');
-    const user = (created?.data as { user: { id: number; email: string } }).user;
+    if (!created) throw new Error('user.created did not arrive');
+    const user = (created.data as { user: { id: number; email: string } }).user;
     expect(user.email).toBe('hooked.person@example.com');
     const disabled = await w.admin.client.post(`/api/users/${user.id}`, { disabled: true });
     expect(disabled.status, JSON.stringify(disabled.body)).toBe(200);
