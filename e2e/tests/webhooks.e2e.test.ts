@@ -146,6 +146,9 @@ describe('webhooks pages (issue 33): the cloud Webhooks page and an account Inte
     ).toBe(true);
     await dialog.getByRole('checkbox', { name: 'publish.done', exact: true }).check();
     await dialog.getByRole('textbox', { name: 'Address' }).fill(`${receiver.url}/cloud`);
+    // Typing an address takes its error away (and choosing events theirs).
+    await dialog.getByText(MSG_WEBHOOK_URL_REQUIRED).waitFor({ state: 'detached' });
+    expect(await dialog.getByText(MSG_WEBHOOK_EVENTS_REQUIRED).count()).toBe(0);
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshots(page, 'webhooks-new');
     await dialog.getByRole('button', { name: 'Cancel' }).click();

@@ -86,7 +86,10 @@ export const WebhookForm = ({
           maxLength={WEBHOOK_URL_MAX}
           value={url}
           error={errors.url}
-          onChange={(e) => setUrl(e.currentTarget.value)}
+          onChange={(e) => {
+            setUrl(e.currentTarget.value);
+            setErrors((shown) => ({ ...shown, url: undefined }));
+          }}
         />
         <Textarea
           label="Description"
@@ -98,9 +101,19 @@ export const WebhookForm = ({
           maxLength={WEBHOOK_DESCRIPTION_MAX}
           value={description}
           error={errors.description}
-          onChange={(e) => setDescription(e.currentTarget.value)}
+          onChange={(e) => {
+            setDescription(e.currentTarget.value);
+            setErrors((shown) => ({ ...shown, description: undefined }));
+          }}
         />
-        <EventCheckboxes value={events} onChange={setEvents} error={errors.events} />
+        <EventCheckboxes
+          value={events}
+          onChange={(chosen) => {
+            setEvents(chosen);
+            setErrors((shown) => ({ ...shown, events: undefined }));
+          }}
+          error={errors.events}
+        />
         {errors.message && (
           <Alert color="red" role="alert">
             {errors.message}
