@@ -1,4 +1,5 @@
 import { runApiReadBenchmark } from './api-read.ts';
+import { runAuditBenchmark } from './audit.ts';
 import { BenchmarkFailure } from './failure.ts';
 import { runIngestBenchmark } from './ingest.ts';
 import { runIngestQueueBenchmark } from './ingest-queue.ts';
@@ -36,6 +37,11 @@ const benchmarks: Benchmark[] = [
     title:
       'Webhooks: the first delivery attempt after each of 50 changes a second (PGlite; PostgreSQL too with DATABASE_URL)',
     run: runWebhooksBenchmark,
+  },
+  {
+    name: 'audit',
+    title: 'Audit log: filtered pages of 50 among 1M rows (PGlite; PostgreSQL too with DATABASE_URL)',
+    run: runAuditBenchmark,
   },
   {
     name: 'load-mix',

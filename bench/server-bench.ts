@@ -16,15 +16,15 @@ export const BENCH_PASSWORD = 'Bench-Passw0rd!';
 export const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
-/** Signs in as admin through inject and answers the Cookie header of the session. */
-const signInAsAdmin = async (app: FastifyInstance) => {
+/** Signs in through inject (as admin unless told) and answers the Cookie header of the session. */
+export const signInAs = async (app: FastifyInstance, username = 'admin', password = BENCH_PASSWORD) => {
   const first = await app.inject({ method: 'GET', url: '/api/passwordRules' });
   const csrf = first.cookies.find((c) => c.name === 'csrftoken')?.value ?? '';
   const login = await app.inject({
     method: 'POST',
     url: '/api/login',
     headers: { 'x-csrftoken': csrf, cookie: `csrftoken=${csrf}` },
-    payload: { username: 'admin', password: BENCH_PASSWORD },
+    payload: { username, password },
   });
   if (login.json<{ results: { status: string } }>().results.status !== 'valid')
     throw new BenchmarkFailure(`sign-in failed: ${login.body}`);
@@ -77,7 +77,7 @@ export const withBenchServer = async <T>(
       start: async () => {
         app = await buildApp(context);
         await app.ready();
-        return { app, cookie: await signInAsAdmin(app) };
+        return { app, cookie: await signInAs(app) };
       },
     });
   } finally {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
@@ -17,6 +18,8 @@ import { registerAgentRoutes } from './modules/agent/routes.ts';
 import { registerApiTokenRoutes } from './modules/api-tokens/routes.ts';
 import { resolveBearer } from './modules/api-tokens/service.ts';
 import { registerArrivalsRoutes } from './modules/arrivals/routes.ts';
+import { registerAuditRoutes } from './modules/audit/routes.ts';
+import { auditSink } from './modules/audit/service.ts';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerConfigRoutes, registerKeyMapDownload } from './modules/config/routes.ts';
 import { registerDiagnosticsRoutes } from './modules/diagnostics/routes.ts';
@@ -46,6 +49,7 @@ import { AuthEpoch } from './platform/auth/auth-epoch.ts';
 import { RightsCache } from './platform/auth/rights-cache.ts';
 import { SESSION_COOKIE, SessionStore } from './platform/auth/sessions.ts';
 import type { AppContext, AppServices } from './platform/context.ts';
+import { registerAudit } from './platform/http/audit.ts';
 import { registerCompression } from './platform/http/compression.ts';
 import { CsrfGuard } from './platform/http/csrf.ts';
 import { registerErrorHandler } from './platform/http/error-handler.ts';
@@ -64,10 +68,14 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
     logController: new AccessLog(ctx.log),
     trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
+    // Unique across restarts and instances: the audit log keeps it with each change.
+    genReqId: () => randomUUID(),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // Before any route (each gets its operation id) and before the session's hook (a refused request is audited).
+  registerAudit(app, auditSink(ctx.db));
   registerInputGuards(app);
   registerRequestBodyTimeouts(app, config);
 
@@ -181,6 +189,7 @@ export const buildApp = async (ctx: AppContext): Promise<FastifyInstance> => {
       registerStatusRoutes(api, ctx, services);
       registerDiagnosticsRoutes(api, ctx, services);
       registerWebhookRoutes(api, ctx, services);
+      registerAuditRoutes(api, ctx, services);
       registerDownloadRoutes(api, ctx, services);
       await registerUploadRoutes(api, ctx, services);
       await registerMetadataRoutes(api, ctx, services);

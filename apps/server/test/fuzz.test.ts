@@ -12,7 +12,6 @@
  *
  * `FUZZ_RUNS` sets the generated cases per operation (default 10), `FUZZ_SEED` replays a failing run.
  */
-import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../src/seed/demo.ts';
@@ -26,49 +25,10 @@ import {
   send,
 } from './fuzz-requests.ts';
 import { buildTestApp, type TestApp, type TestClient, testDriver } from './harness.ts';
+import { BOOKKEEPING_TABLES, changedTables, fingerprint as tableFingerprint } from './table-fingerprint.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Date.now() % 2 ** 31;
-
-/**
- * Bookkeeping that requests write by design, left out of the fingerprint: `sessions` (each request
- * refreshes its session's last use), `login_failures` (an anonymous sign-in with a wrong password is
- * counted toward the lock-out), and the live-update tables `live_events`, `live_subscriptions`,
- * `live_changes` (event ids and their cursors belong to the connection, not to the data).
- */
-const BOOKKEEPING_TABLES = new Set([
-  'sessions',
-  'login_failures',
-  'live_events',
-  'live_subscriptions',
-  'live_changes',
-]);
-
-// ---- the data, before and after -------------------------------------------------------------------------
-
-const fingerprint = async (t: TestApp) => {
-  const tables = (
-    (await t.ctx.db.execute(
-      sql`select table_name as name from information_schema.tables
-          where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
-    )) as unknown as { rows: { name: string }[] }
-  ).rows
-    .map((r) => r.name)
-    .filter((name) => !BOOKKEEPING_TABLES.has(name) && !name.startsWith('__drizzle'));
-  const union = tables
-    .map(
-      (name) =>
-        `select '${name}' as name, count(*)::int as n, md5(coalesce(string_agg(t::text, ',' order by t::text), '')) as h from "${name}" t`,
-    )
-    .join(' union all ');
-  const rows = (
-    (await t.ctx.db.execute(sql.raw(union))) as unknown as { rows: { name: string; n: number; h: string }[] }
-  ).rows;
-  return new Map(rows.map((r) => [r.name, `${r.n}:${r.h}`]));
-};
-
-const changedTables = (before: Map<string, string>, after: Map<string, string>) =>
-  [...after].filter(([name, print]) => before.get(name) !== print).map(([name]) => name);
 
 // ---- the tests ------------------------------------------------------------------------------------------
 
@@ -84,10 +44,11 @@ describe(`fuzz of every operation (${testDriver()})`, () => {
     operations = ops(doc.body).filter((op) => !SKIPPED.has(`${op.method} ${op.path}`));
   });
   afterAll(() => t.close());
+  const fingerprint = () => tableFingerprint(t, BOOKKEEPING_TABLES);
 
   const fuzz = async (client: TestClient, runs: number) => {
     const problems: string[] = [];
-    let before = await fingerprint(t);
+    let before = await fingerprint();
     for (const op of operations) {
       const name = `${op.method} ${op.path}`;
       // Malformed input may be taken as a change of nothing (2xx); these are the suspects if the data moved.
@@ -109,7 +70,7 @@ describe(`fuzz of every operation (${testDriver()})`, () => {
         seed: SEED,
         endOnFailure: true,
       });
-      const after = await fingerprint(t);
+      const after = await fingerprint();
       const changed = changedTables(before, after);
       if (changed.length > 0)
         problems.push(`${name} changed ${changed.join(', ')}; accepted: ${accepted.slice(0, 5).join(' | ')}`);

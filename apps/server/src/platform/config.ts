@@ -1,6 +1,11 @@
 import os from 'node:os';
 import path from 'node:path';
-import { OIDC_BUTTON_TEXT_DEFAULT, REAUTH_WINDOW_MINUTES, WEBHOOK_LINK_HOURS_DEFAULT } from '@media/contract';
+import {
+  AUDIT_RETENTION_DAYS_DEFAULT,
+  OIDC_BUTTON_TEXT_DEFAULT,
+  REAUTH_WINDOW_MINUTES,
+  WEBHOOK_LINK_HOURS_DEFAULT,
+} from '@media/contract';
 import { z } from 'zod';
 
 const flag = (fallback: boolean) =>
@@ -104,6 +109,8 @@ const envSchema = z.object({
   // DESIGN "the way out": loopback reachable by publishing (tests, single-box trials); private ranges refused.
   OUTBOUND_ALLOW_LOOPBACK: flag(false),
   OUTBOUND_DENY_PRIVATE: flag(false),
+  // How long the audit log keeps its rows (days); the retention job removes older ones hourly.
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(AUDIT_RETENTION_DAYS_DEFAULT),
   // How long the download links in webhook deliveries work (hours).
   WEBHOOK_LINK_HOURS: z.coerce
     .number()
@@ -217,6 +224,8 @@ export type Config = {
    * OUTBOUND_ALLOW_LOOPBACK=1, private ranges unless OUTBOUND_DENY_PRIVATE=1. Read at each connection.
    */
   outbound: { allowLoopback: boolean; denyPrivate: boolean };
+  /** How long the audit log keeps a row (AUDIT_RETENTION_DAYS, default 400). */
+  auditRetentionDays: number;
   /** How long a download link in a webhook delivery works (WEBHOOK_LINK_HOURS, default 24). */
   webhookLinkHours: number;
   /** Milliseconds per second of WEBHOOK_RETRY_SECONDS (1000; tests shorten it). */
@@ -296,6 +305,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     workers: e.WORKERS ?? Math.max(1, Math.floor(os.availableParallelism() / 2 / e.WEB_CONCURRENCY)),
     webConcurrency: e.WEB_CONCURRENCY,
     outbound: { allowLoopback: e.OUTBOUND_ALLOW_LOOPBACK, denyPrivate: e.OUTBOUND_DENY_PRIVATE },
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     webhookLinkHours: e.WEBHOOK_LINK_HOURS,
     webhookRetryUnitMs: e.WEBHOOK_RETRY_UNIT_MS,
     oidc:

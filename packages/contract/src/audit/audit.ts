@@ -79,9 +79,10 @@ export const auditPageSchema = z.object({
 export type AuditPage = z.infer<typeof auditPageSchema>;
 
 /** `before`: a page's place in the log, as `next` gave it (the time and id of the row above it). */
-export const AUDIT_CURSOR = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z_\d{1,19}$/;
+export const AUDIT_CURSOR = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z_\d{1,15}$/;
 export const MSG_AUDIT_CURSOR = 'Not a page of the log: use the `next` of the page before';
 export const MSG_AUDIT_RANGE = 'The start of the period must come before its end';
+export const MSG_AUDIT_TARGET_ID_ALONE = 'A target id is looked for with its target type';
 
 const time = z.iso.datetime({ offset: true });
 const text = (max: number) => z.string().trim().min(1).max(max);

@@ -47,6 +47,15 @@ export const AUDIT_EXEMPT_OPERATIONS: Readonly<Record<string, string>> = {
     "An edge server's agent saying it is alive, every 5 seconds, with the health it measured: a report, not a change",
 };
 
+/** The jobs that change data on someone's behalf, as their rows name them (actor: the system). */
+export const AUDIT_JOB_OPERATIONS = [
+  'job.uploadProxy',
+  'job.publishRun',
+  'job.clipRender',
+  'job.streamSchedule',
+] as const;
+export type AuditJobOperation = (typeof AUDIT_JOB_OPERATIONS)[number];
+
 /** What an audit row's target may be. */
 export const AUDIT_TARGET_TYPES = [
   'account',

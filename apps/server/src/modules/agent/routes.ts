@@ -65,7 +65,9 @@ export const registerAgentRoutes = async (
       scope.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
       scope.addHook('onRequest', requireApiVersion());
       scope.addHook('onRequest', async (request) => {
-        request.agentEdge = await service.authenticateAgent(ctx, request.headers.authorization);
+        const edge = await service.authenticateAgent(ctx, request.headers.authorization);
+        request.agentEdge = edge;
+        request.machineActor = { type: 'agent', id: edge.id, name: edge.name };
       });
       const app = scope.withTypeProvider<ZodTypeProvider>();
       const tags = ['edge agent'];

@@ -15,6 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { setSessionCookies } from '../../platform/auth/session-cookie.ts';
 import { SESSION_COOKIE } from '../../platform/auth/sessions.ts';
 import type { AppContext, AppServices } from '../../platform/context.ts';
+import { noteAudit } from '../../platform/http/audit.ts';
 import { collection, results } from '../../platform/http/envelope.ts';
 import { JsonAnswers } from '../../platform/http/json-answers.ts';
 import { requireActor } from '../../platform/http/request-context.ts';
@@ -53,6 +54,8 @@ export const registerAuthRoutes = (fastify: FastifyInstance, ctx: AppContext, se
         if (request.actor) await services.sessions.end(request.actor.sessionIdHash);
         setSessionCookies(reply, services.csrf, outcome.session, request.secure);
       }
+      // A refused sign-in answers 200 too: the audit row says it failed, or who signed in.
+      noteAudit(request, outcome.user ? { actor: outcome.user } : { failed: true });
       return results(outcome.result);
     },
   );

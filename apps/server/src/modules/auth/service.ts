@@ -33,7 +33,12 @@ import * as repo from './repo.ts';
 
 const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000);
 
-type LoginOutcome = { result: LoginResult; session?: { sessionId: string; idHash: string } };
+type LoginOutcome = {
+  result: LoginResult;
+  session?: { sessionId: string; idHash: string };
+  /** Who signed in (with the session), for the audit log. */
+  user?: { id: number; name: string };
+};
 
 const failure = (status: LoginResult['status'], error: string): LoginOutcome => ({
   result: { status, error },
@@ -170,7 +175,7 @@ export const login = async (
   }
   await settleNotFailed(db, keys, true);
   const session = await options.sessions.create(db, user.id, options.ip, options.userAgent);
-  return { result: { status: 'valid', error: '' }, session };
+  return { result: { status: 'valid', error: '' }, session, user: { id: user.id, name: user.username } };
 };
 
 export const me = async (options: { db: Db; actor: Actor }): Promise<Me> => {

@@ -3,6 +3,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { defineQueue, type Job } from '../../platform/jobs/queues.ts';
+import { recordAudit } from '../audit/service.ts';
 import { edgeServerConnected, edgeServers, endpointShownStatus, endpoints } from '../edge/tables.ts';
 import { emitIngestEvent } from '../webhooks/payloads.ts';
 import { publishItemChanges } from './live.ts';
@@ -122,4 +123,11 @@ const runScheduleEdge = async (ctx: AppContext, job: Job<ScheduleEdge>) => {
   });
   if (!changed) return;
   await publishItemChanges(ctx, [item]);
+  await recordAudit(ctx, {
+    operation: 'job.streamSchedule',
+    target: { type: 'ingestQueueItem', id: item.id },
+    accountId: item.accountId,
+    fields: { at, status: change.status ?? 'stopping', error: change.error },
+    failed: failing,
+  });
 };

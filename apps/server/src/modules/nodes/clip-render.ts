@@ -7,6 +7,7 @@ import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { AppContext } from '../../platform/context.ts';
 import { randomToken } from '../../platform/crypto.ts';
 import { defineQueue, type Job } from '../../platform/jobs/queues.ts';
+import { recordAudit } from '../audit/service.ts';
 import * as repo from './repo.ts';
 import { media } from './tables.ts';
 
@@ -53,6 +54,13 @@ const publishMedia = async (ctx: AppContext, accountId: number, mediaId: number)
 const failClip = async (ctx: AppContext, clip: { id: number; accountId: number }, reason: string) => {
   await ctx.db.update(media).set({ status: 'failed', error: reason }).where(eq(media.id, clip.id));
   await publishMedia(ctx, clip.accountId, clip.id);
+  await recordAudit(ctx, {
+    operation: 'job.clipRender',
+    target: { type: 'media', id: clip.id },
+    accountId: clip.accountId,
+    fields: { status: 'failed', error: reason },
+    failed: true,
+  });
 };
 
 /**
@@ -139,6 +147,12 @@ const renderClip = async (ctx: AppContext, job: Job<{ mediaId: number }>) => {
     if (clip.storagePath && clip.storagePath !== key)
       await ctx.storage.remove(clip.storagePath).catch(() => undefined);
     await publishMedia(ctx, accountId, clip.id);
+    await recordAudit(ctx, {
+      operation: 'job.clipRender',
+      target: { type: 'media', id: clip.id },
+      accountId,
+      fields: { status: 'ready' },
+    });
   } catch (error) {
     if (job.retryCount >= clipRenderQueue.retryLimit && !job.stopping())
       await failClip(ctx, clip, unrenderable(message(error)));

@@ -5,6 +5,7 @@ import { type ProcessedFile, ProcessRefused, probe, runProcessStep } from '@medi
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { defineQueue, type Job } from '../../platform/jobs/queues.ts';
+import { recordAudit } from '../audit/service.ts';
 import { deliver, PublishRefused } from './destinations/index.ts';
 import { handToEdge } from './edge-runs.ts';
 import { processResources } from './process-resources.ts';
@@ -69,7 +70,16 @@ const runPublish = async (ctx: AppContext, job: Job<{ publishId: number }>) => {
   const change = (update: repo.PublishChange) => changePublish(ctx, work, update);
   let source: { path: string; release: () => Promise<void> } | undefined;
   let resources: Awaited<ReturnType<typeof processResources>> | undefined;
-  const end = (outcome: { outputs: PublishOutput[] } | { error: string }) => endPublish(ctx, work, outcome);
+  const end = async (outcome: { outputs: PublishOutput[] } | { error: string }) => {
+    await endPublish(ctx, work, outcome);
+    await recordAudit(ctx, {
+      operation: 'job.publishRun',
+      target: { type: 'publish', id },
+      accountId: publish.accountId,
+      fields: 'error' in outcome ? { status: 'failed', error: outcome.error } : { status: 'done' },
+      failed: 'error' in outcome,
+    });
+  };
   try {
     // A button that runs on an edge server: checked here, then carried out by that edge server's agent.
     if (button.location.type === 'edge') return await handToEdge(ctx, work);

@@ -13,6 +13,7 @@ import { makePoster, makeProxy, probe } from '@media/media-tools';
 import type { AppContext } from '../../platform/context.ts';
 import { randomToken } from '../../platform/crypto.ts';
 import { defineQueue, type Job } from '../../platform/jobs/queues.ts';
+import { recordAudit } from '../audit/service.ts';
 import { failUploadedMedia, finishUploadedMedia } from '../nodes/uploaded.ts';
 import { emitUploadCompleted } from '../webhooks/payloads.ts';
 import * as repo from './repo.ts';
@@ -54,6 +55,13 @@ const failUpload = async (
   });
   await ctx.publish(CHANNELS.nodes(work.accountId), [work.nodeId]);
   await publishUpload(ctx, work.accountId, work.id);
+  await recordAudit(ctx, {
+    operation: 'job.uploadProxy',
+    target: { type: 'upload', id: work.id },
+    accountId: work.accountId,
+    fields: { status: 'failed', error: reason },
+    failed: true,
+  });
 };
 
 /**
@@ -193,6 +201,12 @@ const processUpload = async (ctx: AppContext, job: Job<{ uploadId: number }>) =>
     stored.length = 0;
     await ctx.publish(CHANNELS.nodes(accountId), [nodeId]);
     await publishUpload(ctx, accountId, work.id);
+    await recordAudit(ctx, {
+      operation: 'job.uploadProxy',
+      target: { type: 'upload', id: work.id },
+      accountId,
+      fields: { status: 'ready', mediaId },
+    });
   } catch (error) {
     if (job.retryCount >= uploadProxyQueue.retryLimit && !job.stopping())
       await failUpload(ctx, { ...work, nodeId, mediaId }, `The proxy could not be made: ${message(error)}`);

@@ -22,6 +22,8 @@ export type Actor = {
   signedInWith?: 'password' | 'oidc';
   /** The API token the request came with (Authorization: Bearer), when not a session. */
   apiToken?: { id: number; scope: ApiTokenScope };
+  /** The role of an account the session acts as (the edit-as-role choice), when not the user's own. */
+  actingRoleId?: number;
 };
 
 type SignedInSession = Extract<ResolvedSession, { ok: true }>;
@@ -35,6 +37,7 @@ export class SessionActor implements Actor {
   readonly generation: number;
   readonly authenticatedAt: number;
   readonly signedInWith: 'password' | 'oidc';
+  readonly actingRoleId: number | undefined;
   private loaded: Promise<RightsSnapshot> | undefined;
 
   constructor(
@@ -48,6 +51,7 @@ export class SessionActor implements Actor {
     this.generation = session.generation;
     this.authenticatedAt = session.authenticatedAt;
     this.signedInWith = session.signedInWith;
+    this.actingRoleId = session.acting?.roleId;
   }
 
   rights() {

@@ -10,6 +10,8 @@ declare module 'fastify' {
     sessionEndedMessage: string | undefined;
     /** Whether the request reached us over HTTPS (X-Forwarded-Proto only counts with TRUST_PROXY). */
     secure: boolean;
+    /** A machine that signed the request with its own token (an edge server's agent), for the audit log. */
+    machineActor?: { type: 'agent' | 'runner'; id: number; name: string };
   }
 }
 
