@@ -59,7 +59,7 @@ const WRITE_BUTTON =
   /^(Add|New |Delete|Remove|Edit|Save|Upload|Import|Clone|Create(?!d)|Invite|Unassign|Assign|Enable|Disable|Restart|Rescan|Force|Connect|Run|Set up|Choose|Folder permissions|Recycle Bin|Support connection|Actions for item)/;
 /** Fields that only find, filter, page or pick what is shown. */
 const VIEW_FIELD =
-  /^(Items per page|Page|Search.*|Select (all|row .*)|Alphabetical|Time|Grid|List|Created (from|to)|Field|Value|All|Endpoints|Files|Streams|Unprocessed|Extended search|Folder priority first)$/;
+  /^(Items per page|Page|Search.*|Select (all|row .*)|Alphabetical|Time|Grid|List|Created (from|to)|Actor|Operation|Target type|Target id|In account|First day|Last day|Field|Value|All|Endpoints|Files|Streams|Unprocessed|Extended search|Folder priority first)$/;
 
 /** The controls of a visited page that change something. */
 export const writeControls = (visit: PageVisit) => [

@@ -36,6 +36,7 @@ const PAGES = [
   'lockouts',
   'adminSessions',
   'adminWebhooks',
+  'activity',
   'diagnostic',
 ] as const;
 type PageName = (typeof PAGES)[number];
@@ -122,6 +123,8 @@ const ROLES: RoleExpectation[] = [
       'sitePublishing',
       ...LONDON_EDGE_PAGES,
       ...ACCOUNT_MANAGERS_PAGES,
+      // The audit log is for managers.
+      'activity',
     ],
     writes: ['ownSettings', 'media', 'mediaGrid', 'webUpload', 'ownEdge'],
     forbidden: [/^Folder permissions$/, /^Edit as role$/],
@@ -136,6 +139,8 @@ const ROLES: RoleExpectation[] = [
       'sitePublishing',
       ...LONDON_EDGE_PAGES,
       ...ACCOUNT_MANAGERS_PAGES,
+      // The audit log is for managers.
+      'activity',
     ],
     writes: ['ownSettings', 'ownEdge'],
     forbidden: [/^New folder$/, /^Folder permissions$/, /^Edit as role$/],
@@ -195,6 +200,7 @@ describe('every page, by address, for every role (issue 18)', () => {
       lockouts: '/admin/lockouts',
       adminSessions: '/admin/sessions',
       adminWebhooks: '/admin/webhooks',
+      activity: '/admin/activity',
       diagnostic: '/diagnostic',
     });
   };

@@ -81,6 +81,18 @@ export const NAVIGATION: NavigationItem[] = [
   },
   {
     section: 'cloud',
+    label: 'Activity',
+    to: () => '/admin/activity',
+    // Administrators read everything; managers of resellers, site groups, sites and accounts their places.
+    visible: (me) =>
+      me.rights.admin.length > 0 ||
+      me.rights.resellers.length > 0 ||
+      me.rights.siteGroups.length > 0 ||
+      me.rights.sites.length > 0 ||
+      me.rights.accountManager.length > 0,
+  },
+  {
+    section: 'cloud',
     label: 'Webhooks',
     to: () => webhooksPageLink(null),
     visible: (me) => me.rights.admin.length > 0,

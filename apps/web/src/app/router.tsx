@@ -60,6 +60,10 @@ export const router = createBrowserRouter([
         lazy: async () => ({ Component: (await import('../features/admin/SessionsPage.tsx')).SessionsPage }),
       },
       {
+        path: 'admin/activity',
+        lazy: async () => ({ Component: (await import('../features/audit/ActivityPage.tsx')).ActivityPage }),
+      },
+      {
         path: 'admin/webhooks',
         lazy: async () => ({
           Component: (await import('../features/webhooks/WebhooksPages.tsx')).CloudWebhooksPage,

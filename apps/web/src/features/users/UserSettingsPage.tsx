@@ -5,6 +5,7 @@ import { useMe } from '../../api/auth.ts';
 import { appSettings } from '../../api/settings.ts';
 import { HEADER_CLEARANCE } from '../../ui/Section.tsx';
 import { ExtraDataSection } from '../account-config/ExtraDataSection.tsx';
+import { OwnActivitySection } from '../audit/OwnActivitySection.tsx';
 import { EmailNotificationSettings } from '../notifications/EmailNotificationSettings.tsx';
 import { ApiTokensSection } from './ApiTokensSection.tsx';
 import { ChangePasswordForm } from './ChangePasswordForm.tsx';
@@ -109,6 +110,11 @@ const OwnSettings = ({ userId }: { userId: number }) => {
             Sessions
           </Title>
           <SessionsSection />
+          <Divider />
+          <Title order={3} id="activity">
+            Activity on your user
+          </Title>
+          <OwnActivitySection />
           <Divider />
           <Title order={3} id="email-notification-settings">
             Email notification settings
