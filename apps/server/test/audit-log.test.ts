@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordAudit } from '../src/modules/audit/service.ts';
 import { auditLog } from '../src/modules/audit/tables.ts';
 import { edgeServers, endpoints, services } from '../src/modules/edge/tables.ts';
+import { ingestQueueItems } from '../src/modules/ingest/tables.ts';
 import { sha256 } from '../src/platform/crypto.ts';
 import { makeUser } from '../src/seed/factories.ts';
-import { allAuditText, audited } from './audit-world.ts';
+import { allAuditText, audited, auditRowsAfter, lastAuditId } from './audit-world.ts';
 import {
   buildTestApp,
   eventually,
@@ -229,6 +230,51 @@ describe(`audit log: the rows changes write (${testDriver()})`, () => {
         accountId: w.account.id,
         siteId: w.site.id,
       },
+    ]);
+
+    // Its resumable upload (tus answers by itself, past Fastify's onSend): the creation and the bytes.
+    await t.ctx.db
+      .update(ingestQueueItems)
+      .set({ status: 'ingesting' })
+      .where(eq(ingestQueueItems.id, itemId));
+    const since = await lastAuditId(t);
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    const tus = {
+      authorization: `Bearer ${token}`,
+      'x-api-version': API_VERSIONS.ingest,
+      'tus-resumable': '1.0.0',
+    };
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/uploads',
+      headers: {
+        ...tus,
+        'upload-length': '3',
+        'upload-metadata': `queueItemId ${b64(String(itemId))},rendition ${b64('source')}`,
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const uploadId = String(created.headers.location).split('/').at(-1);
+    const sent = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/agent/uploads/${uploadId}`,
+      headers: { ...tus, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      payload: Buffer.from('abc'),
+    });
+    expect(sent.statusCode, sent.body).toBe(204);
+    const rows = await eventually(async () => {
+      const found = await auditRowsAfter(t, since);
+      return found.length >= 2 ? found : undefined;
+    });
+    expect(rows).toMatchObject([
+      {
+        operation: 'postAgentUploads',
+        actorType: 'agent',
+        targetType: 'upload',
+        targetId: uploadId,
+        status: 201,
+      },
+      { operation: 'patchAgentUploadsByUploadId', targetType: 'upload', targetId: uploadId, status: 204 },
     ]);
   });
 
