@@ -1,6 +1,7 @@
-import { type LinkedIdentity, MSG_PASSWORD_SIGN_IN_OFF } from '@media/contract';
+import { type LinkedIdentity, MSG_PASSWORD_SIGN_IN_OFF, operationIdOf } from '@media/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog } from '../src/modules/audit/tables.ts';
 import { discoverProvider, type OidcSettings } from '../src/modules/oidc/provider.ts';
 import { oidcLogins, userIdentities } from '../src/modules/oidc/tables.ts';
 import { users } from '../src/modules/users/tables.ts';
@@ -120,6 +121,12 @@ describe(`sign-in with the identity provider (OpenID Connect) (${testDriver()})`
     const me = await client.get<Me>('/api/me');
     expect(me.status).toBe(200);
     expect(me.body.results.id).toBe(user.id);
+    // The redirect back is a GET that signs in: in the audit log as the person it signed in.
+    const audited = await t.ctx.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.operation, operationIdOf('GET', '/api/oidc/callback')));
+    expect(audited.map((row) => [row.actorName, row.outcome])).toContainEqual([user.username, 'success']);
     // No secret of the exchange in the log.
     const code = back.searchParams.get('code') as string;
     expect(t.logs()).not.toContain(code);

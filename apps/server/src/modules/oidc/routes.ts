@@ -14,8 +14,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { setSessionCookies } from '../../platform/auth/session-cookie.ts';
 import type { AppContext, AppServices } from '../../platform/context.ts';
+import { noteAudit } from '../../platform/http/audit.ts';
 import { results } from '../../platform/http/envelope.ts';
 import { requireActor } from '../../platform/http/request-context.ts';
+import { findUser } from '../users/repo.ts';
 import * as service from './service.ts';
 
 /** The state of the sign-in this browser started: only its own callback is taken (no login forgery). */
@@ -70,6 +72,8 @@ export const registerOidcRoutes = (fastify: FastifyInstance, ctx: AppContext, se
         description: "The identity provider's redirect back: a session, then back to returnTo",
         querystring: oidcCallbackQuerySchema,
       },
+      // A GET that signs in, links an identity or makes a user: in the audit log as a sign-in is.
+      config: { audit: true },
     },
     async (request, reply) => {
       if (!services.oidc) return toLoginPage(reply, 'off');
@@ -81,6 +85,11 @@ export const registerOidcRoutes = (fastify: FastifyInstance, ctx: AppContext, se
         callbackUrl: new URL(request.url, ctx.config.publicUrl),
         cookieState,
       });
+      if (outcome.kind === 'refused') noteAudit(request, { failed: true });
+      else {
+        const user = await findUser(ctx.db, outcome.userId);
+        if (user) noteAudit(request, { actor: { id: user.id, name: user.username } });
+      }
       if (outcome.kind === 'refused') {
         if (outcome.returnTo && isLocalReturnPath(outcome.returnTo)) {
           const back = new URL(outcome.returnTo, ctx.config.publicUrl);

@@ -86,6 +86,10 @@ declare module 'fastify' {
     /** The audit row this request writes when it answers; null for reads and exempt operations. */
     audit: RequestAudit | null;
   }
+  interface FastifyContextConfig {
+    /** A GET that changes state (the identity provider's redirect back signs in or links): audited too. */
+    audit?: boolean;
+  }
 }
 
 /** A sign-in and the like: says what the answer's status cannot (see AuditNote). */
@@ -277,7 +281,8 @@ export const registerAudit = (app: FastifyInstance, sink: AuditSink) => {
   // Before the session is read: a request refused there (anti-forgery, a bad token) writes its row too.
   app.addHook('onRequest', (request, _reply, done) => {
     const url = request.routeOptions.url;
-    if (!READS.has(request.method) && url?.startsWith('/api/')) {
+    const auditedRead = (request.routeOptions.config as { audit?: boolean } | undefined)?.audit === true;
+    if ((!READS.has(request.method) || auditedRead) && url?.startsWith('/api/')) {
       const operation = operationOf(request);
       if (!(operation in AUDIT_EXEMPT_OPERATIONS))
         request.audit = {
