@@ -249,7 +249,7 @@ describe(`audit log: the rows changes write (${testDriver()})`, () => {
       url: '/api/agent/uploads',
       headers: {
         ...tus,
-        'upload-length': '3',
+        'upload-length': '6',
         'upload-metadata': `queueItemId ${b64(String(itemId))},rendition ${b64('source')}`,
       },
     });
@@ -262,6 +262,14 @@ describe(`audit log: the rows changes write (${testDriver()})`, () => {
       payload: Buffer.from('abc'),
     });
     expect(sent.statusCode, sent.body).toBe(204);
+    // Half of it; then a chunk at the wrong offset is refused: that one is a row (a chunk appended is routine).
+    const wrong = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/agent/uploads/${uploadId}`,
+      headers: { ...tus, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      payload: Buffer.from('abc'),
+    });
+    expect(wrong.statusCode).toBe(409);
     const rows = await eventually(async () => {
       const found = await auditRowsAfter(t, since);
       return found.length >= 2 ? found : undefined;
@@ -274,7 +282,7 @@ describe(`audit log: the rows changes write (${testDriver()})`, () => {
         targetId: uploadId,
         status: 201,
       },
-      { operation: 'patchAgentUploadsByUploadId', targetType: 'upload', targetId: uploadId, status: 204 },
+      { operation: 'patchAgentUploadsByUploadId', targetType: 'upload', targetId: uploadId, status: 409 },
     ]);
   });
 

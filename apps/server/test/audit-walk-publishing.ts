@@ -97,7 +97,8 @@ export const PUBLISHING_STEPS: WalkStep[] = [
     run: (t, w) =>
       agentCall(t, {
         url: `/api/agent/queueItems/${w.items.ingesting.id}`,
-        body: { status: 'ingesting', progress: 50 },
+        // A new status: progress alone writes no row (a routine report).
+        body: { status: 'failed', error: 'Walked' },
       }),
   },
   {
@@ -125,16 +126,9 @@ export const PUBLISHING_STEPS: WalkStep[] = [
   {
     op: 'postAgentPublishesById',
     run: (t, w) =>
-      agentCall(t, { url: `/api/agent/publishes/${w.published.onEdge}`, body: { progress: 50 } }),
-  },
-  {
-    op: 'putAgentQueueItemsByIdLiveBySequence',
-    run: (t, w) =>
       agentCall(t, {
-        method: 'PUT',
-        url: `/api/agent/queueItems/${w.items.stream.id}/live/0?duration=2`,
-        body: Buffer.alloc(188 * 10, 0x47),
-        headers: { 'content-type': 'video/mp2t' },
+        url: `/api/agent/publishes/${w.published.onEdge}`,
+        body: { status: 'failed', error: 'Walked' },
       }),
   },
 ];

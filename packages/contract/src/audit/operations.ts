@@ -37,7 +37,9 @@ export const operationIdOf = (method: string, url: string) =>
 
 /**
  * Non-GET operations that write no audit row, and why: they change nothing on anyone's behalf. The route
- * walk (apps/server/test/audit-route-walk.test.ts) holds every other one to exactly one row.
+ * walk (apps/server/test/audit-route-walk.test.ts) holds every other one to exactly one row; within an
+ * operation, an agent's routine reports (progress while the status stays, an upload's chunks) write none
+ * either (the server's noteAudit `routine`).
  */
 export const AUDIT_EXEMPT_OPERATIONS: Readonly<Record<string, string>> = {
   postEventsCreate: "Opens the caller's own live-update connection (bookkeeping, like a session's last use)",
@@ -45,6 +47,8 @@ export const AUDIT_EXEMPT_OPERATIONS: Readonly<Record<string, string>> = {
   postEventsByEventIdDelete: "Closes the caller's own live-update connection",
   postAgentHeartbeat:
     "An edge server's agent saying it is alive, every 5 seconds, with the health it measured: a report, not a change",
+  putAgentQueueItemsByIdLiveBySequence:
+    "One live segment of a recording stream (every few seconds): media data arriving, as an upload's bytes; the stream's start and end are the rows of its item's reports",
 };
 
 /** The jobs that change data on someone's behalf, as their rows name them (actor: the system). */

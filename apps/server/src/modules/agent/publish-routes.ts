@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../platform/context.ts';
+import { noteAudit } from '../../platform/http/audit.ts';
 import { results } from '../../platform/http/envelope.ts';
 import { contentRequestOf, sendStoredContent } from '../../platform/http/stored-content.ts';
 import * as publishing from '../publishing/service.ts';
@@ -86,14 +87,17 @@ export const registerAgentPublishRoutes = (
         response: { 200: resultsOf(agentPublishReportAnswerSchema) },
       },
     },
-    async (request) =>
-      results(
+    async (request) => {
+      // Progress and log lines of a running publish: no audit row; done or failed writes one.
+      if (!request.body.status) noteAudit(request, { routine: true });
+      return results(
         await publishing.reportEdgePublish({
           ctx,
           edge: edgeOf(request),
           id: request.params.id,
           report: request.body,
         }),
-      ),
+      );
+    },
   );
 };

@@ -20,6 +20,7 @@ import { z } from 'zod';
 import type { AppContext, AppServices } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { requireApiVersion } from '../../platform/http/api-version.ts';
+import { noteAudit } from '../../platform/http/audit.ts';
 import { results } from '../../platform/http/envelope.ts';
 import { hijackWithHeaders } from '../../platform/http/security-headers.ts';
 import { registerAgentLiveRoutes } from './live-routes.ts';
@@ -163,15 +164,17 @@ export const registerAgentRoutes = async (
             response: { 200: resultsOf(agentProgressAnswerSchema) },
           },
         },
-        async (request) =>
-          results(
-            await service.reportProgress({
-              ctx,
-              edge: edgeOf(request),
-              id: request.params.id,
-              change: request.body,
-            }),
-          ),
+        async (request) => {
+          const { statusChanged, ...answer } = await service.reportProgress({
+            ctx,
+            edge: edgeOf(request),
+            id: request.params.id,
+            change: request.body,
+          });
+          // Progress while the item stays as it was (about once a second): no audit row; a new status writes one.
+          if (!statusChanged) noteAudit(request, { routine: true });
+          return results(answer);
+        },
       );
       app.put(
         '/queueItems/:id/thumbnail',
@@ -210,6 +213,8 @@ export const registerAgentRoutes = async (
           schema: { hide: true },
           handler: async (request, reply) => {
             rememberEdge(request.raw, edgeOf(request));
+            // A chunk appended (every 8 MB of a file) is data arriving: the upload is the row of its creation.
+            if (request.method === 'PATCH') noteAudit(request, { routine: true });
             hijackWithHeaders(reply);
             tus ??= createAgentTusServer(ctx, { path: '/api/agent/uploads' });
             await tus.handle(request.raw, reply.raw);

@@ -256,7 +256,7 @@ export const reportProgress = async (options: {
   edge: AgentEdge;
   id: number;
   change: AgentProgress;
-}): Promise<{ ok: true; status: string; stop?: boolean }> => {
+}): Promise<{ ok: true; status: string; stop?: boolean; statusChanged: boolean }> => {
   const { ctx, edge, id } = options;
   let change = options.change;
   const item = await requireItem(ctx, edge, id);
@@ -322,6 +322,7 @@ export const reportProgress = async (options: {
     ok: true as const,
     status: change.status,
     ...(item.isStream ? { stop: item.stopRequestedAt != null } : {}),
+    statusChanged: change.status !== item.status,
   };
 };
 

@@ -71,7 +71,15 @@ export type AuditSink = {
 };
 
 /** What a route may add that its path and status do not tell (a sign-in: who signed in, or that it failed). */
-export type AuditNote = { failed?: boolean; actor?: { id: number; name: string } };
+export type AuditNote = {
+  failed?: boolean;
+  actor?: { id: number; name: string };
+  /**
+   * A routine report that changed nothing anyone audits (an agent's progress while its item or publish stays
+   * as it was): no row when it succeeds; the reports that change a status write theirs.
+   */
+  routine?: boolean;
+};
 
 type RequestAudit = {
   operation: string;
@@ -223,6 +231,7 @@ const write = async (
   audit.written = true;
   // Refused by the rate limit before anything was read: a row each would make a flood cost a write each.
   if (status === 429) return;
+  if (status < 400 && audit.note?.routine) return;
   try {
     let scope = (await (audit.scope ?? askScope(sink, request, audit))) ?? NO_SCOPE;
     const failed = status >= 400 || audit.note?.failed === true;
