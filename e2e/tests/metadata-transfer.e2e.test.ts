@@ -39,8 +39,10 @@ describe('metadata import and export of an account', () => {
     await section.getByRole('link', { name: 'Download csv' }).waitFor();
 
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'metadata-e2e-'));
+    // The first export loads exceljs in the server at first use: on a loaded two-core CI run (PostgreSQL files
+    // beside the e2e files) no download came within 30 s once, where the whole test takes 5 s alone.
     const [xlsx] = await Promise.all([
-      page.waitForEvent('download'),
+      page.waitForEvent('download', { timeout: 90_000 }),
       section.getByRole('link', { name: 'Download xlsx (Excel)' }).click(),
     ]);
     expect(xlsx.suggestedFilename()).toBe('evening-news metadata.xlsx');
@@ -50,7 +52,7 @@ describe('metadata import and export of an account', () => {
     expect(fs.readFileSync(xlsxFile).subarray(0, 2).toString()).toBe('PK');
 
     const [csvDownload] = await Promise.all([
-      page.waitForEvent('download'),
+      page.waitForEvent('download', { timeout: 90_000 }),
       section.getByRole('link', { name: 'Download csv' }).click(),
     ]);
     expect(csvDownload.suggestedFilename()).toBe('evening-news metadata.csv');
