@@ -4,7 +4,6 @@ import {
   AGENT_THUMBNAIL_MAX_BYTES,
   type AgentConfiguration,
   type AgentQueueItem,
-  type agentQueueItemProgressSchema,
   CHANNELS,
   capturesByItself,
   DEFAULT_EDGE_ADVANCED_OPTIONS,
@@ -20,19 +19,17 @@ import {
   serviceOptionsWithDefaults,
   serviceOptionValues,
 } from '@media/contract';
-import type { z } from 'zod';
 import type { AppContext } from '../../platform/context.ts';
 import { sha256 } from '../../platform/crypto.ts';
-import type { DbOrTx } from '../../platform/db/client.ts';
 import { AppError, badRequest, forbidden, notFound, unauthenticated } from '../../platform/errors.ts';
 import { storeStream } from '../../platform/storage.ts';
 import { edgeLandingRule, edgeMayLandIn } from '../arrivals/service.ts';
 import { recordEndpointRecording, recordEndpointReports } from '../edge/service.ts';
 import { publishItemChanges } from '../ingest/live.ts';
-import { addIngestedMedia, arrivalsFolderPath, dropLiveSegments } from '../nodes/service.ts';
+import { arrivalsFolderPath, dropLiveSegments } from '../nodes/service.ts';
 import { emitIngestEvent, emitNodeEvent } from '../webhooks/payloads.ts';
-import { listItemFiles } from './item-files.ts';
 import * as itemFiles from './item-files-repo.ts';
+import { type AgentProgress, landIngestedItem } from './landing.ts';
 import * as repo from './repo.ts';
 
 export type AgentEdge = NonNullable<Awaited<ReturnType<typeof repo.findEdgeByTokenHash>>>;
@@ -326,41 +323,7 @@ export const reportProgress = async (options: {
   };
 };
 
-type AgentProgress = z.infer<typeof agentQueueItemProgressSchema>;
 const logLine = (text: string) => `${new Date().toISOString()} ${text}\n`;
-
-/** The media row and node of an ingested item, from the files its agent uploaded. */
-const landIngestedItem = async (ctx: AppContext, tx: DbOrTx, id: number, change: AgentProgress) => {
-  const ingested = await repo.findIngestedItem(tx, id);
-  if (!ingested || ingested.accountId == null) return undefined;
-  const files = new Map((await listItemFiles(tx, id)).map((file) => [file.rendition, file]));
-  const proxy = files.get('proxy');
-  const targetFolder = ingested.folderOptions?.targetFolder;
-  return addIngestedMedia(tx, {
-    accountId: ingested.accountId,
-    ingestQueueItemId: ingested.id,
-    targetFolder: typeof targetFolder === 'string' ? targetFolder : null,
-    folderName: ingested.folderName,
-    name: ingested.clipName || ingested.sourceName,
-    sourcePath: ingested.sourceName,
-    duration: ingested.duration,
-    // The node's size is its proxy's; without a proxy it claims none.
-    width: proxy ? ingested.proxyWidth : null,
-    height: proxy ? ingested.proxyHeight : null,
-    fps: change.fps ?? null,
-    size: ingested.fileSize,
-    sourceWidth: change.sourceWidth ?? null,
-    sourceHeight: change.sourceHeight ?? null,
-    contentHash: ingested.contentHash,
-    proxyPath: proxy?.storagePath ?? null,
-    sourceFilePath: files.get('source')?.storagePath ?? null,
-    filmstripPath: files.get('filmstrip')?.storagePath ?? null,
-    posterPath: files.get('poster')?.storagePath ?? null,
-    // Without a poster, a copy of the item's thumbnail (the item may drop its own).
-    files: { storage: ctx.storage, dataDir: ctx.config.dataDir },
-    thumbnailPath: ingested.thumbnailPath,
-  });
-};
 
 /** Stores the item's thumbnail (a JPEG) and drops the one it replaces. */
 export const storeThumbnail = async (options: {
