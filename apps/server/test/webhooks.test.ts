@@ -37,8 +37,8 @@ import {
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
 
 type WithSecret = Results<Webhook & { secret: string }>;
-/** The retry schedule runs at 20 ms per second here: 0.2 s, 0.6 s, 1.2 s… */
-const RETRY_UNIT_MS = 20;
+/** The retry schedule runs at 50 ms per second here: 0.5 s, 1.5 s, 3 s… (apart by more than a loaded run's jitter) */
+const RETRY_UNIT_MS = 50;
 
 describe(`webhooks (${testDriver()})`, () => {
   let t: TestApp;
