@@ -204,7 +204,7 @@ describe(`webhooks (${testDriver()})`, () => {
     expect(list.body.results.map((d) => d.id)).toEqual([second.id]);
   });
 
-  it('retries a receiver that answers 500 with growing gaps, and delivers once it answers again', async () => {
+  it('retries a receiver that answers 500 with growing gaps, and delivers at Retry once it answers again', async () => {
     const hook = await create();
     receiver.answerWith(500);
     try {
@@ -226,7 +226,12 @@ describe(`webhooks (${testDriver()})`, () => {
         responseBody: 'receiver broke',
       });
       expect(failing.error).toContain('answered 500');
+      // The receiver answers again; Retry sends it now rather than at its next turn.
       receiver.answerWith(200);
+      const retried = await w.admin.client.post<Results<WebhookDelivery>>(
+        `/api/webhookDeliveries/${sent.id}/retry`,
+      );
+      expect(retried.status).toBe(200);
       const delivered = await settledDelivery(sent.id);
       expect(delivered.attempts).toBeGreaterThanOrEqual(5);
       const [row] = await t.ctx.db.select().from(webhooks).where(eq(webhooks.id, hook.id));
