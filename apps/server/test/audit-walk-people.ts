@@ -4,6 +4,7 @@ import { users } from '../src/modules/users/tables.ts';
 import { call, idOf, keep, type WalkStep, type WalkWorld } from './audit-walk-world.ts';
 import {
   ADMIN_TEST_PASSWORD,
+  eventually,
   freshTotp,
   type Results,
   readMailTexts,
@@ -229,9 +230,13 @@ export const PEOPLE_STEPS: WalkStep[] = [
   },
   {
     op: 'postInvitationsByTokenAccept',
-    run: (t) => {
-      const mail = readMailTexts(t.config).findLast((text) => text.includes('To: walk.joiner@example.com'));
-      const token = mail?.match(/\/invite\/([A-Za-z0-9_-]+)/)?.[1];
+    run: async (t) => {
+      // The invitation's mail is sent by the mail job after its commit: waited for, not read at once.
+      const mail = await eventually(
+        () => readMailTexts(t.config).findLast((text) => text.includes('To: walk.joiner@example.com')),
+        15_000,
+      );
+      const token = mail.match(/\/invite\/([A-Za-z0-9_-]+)/)?.[1];
       return t.client().post(`/api/invitations/${token}/accept`, {
         fullname: 'Walk Joiner',
         newPassword: 'J0iner-Passw0rd!',
