@@ -3,6 +3,7 @@ import '@mantine/notifications/styles.css';
 import {
   type AnchorProps,
   type CSSVariablesResolver,
+  type LoaderProps,
   createTheme,
   darken,
   MantineProvider,
@@ -39,6 +40,8 @@ const theme = createTheme({
     },
     Modal: { defaultProps: MODAL_LAYERS satisfies Partial<ModalProps> },
     Popover: { defaultProps: { zIndex: LAYERS.popover } satisfies Partial<PopoverProps> },
+    // A loader names what loads (aria-label): as a status, which a label is allowed on (axe: not on a bare span).
+    Loader: { defaultProps: { role: 'status' } satisfies Partial<LoaderProps> },
   },
 });
 /** A read the server refused or could not find (4xx) gets the same answer again: only failures are retried. */
