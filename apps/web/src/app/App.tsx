@@ -3,9 +3,9 @@ import '@mantine/notifications/styles.css';
 import {
   type AnchorProps,
   type CSSVariablesResolver,
-  type LoaderProps,
   createTheme,
   darken,
+  type LoaderProps,
   MantineProvider,
   type ModalProps,
   type PopoverProps,
