@@ -125,6 +125,9 @@ describe(`webhook events (${testDriver()})`, () => {
       (await fetchWithoutSession(downloadUrl.replace(`/media/${mediaId}/`, `/media/${mediaId + 1}/`)))
         .statusCode,
     ).toBe(403);
+    const missing = signedDownloadUrl(t.ctx, 999_999, 'proxy', new Date(Date.now() + 60_000));
+    expect((await fetchWithoutSession(missing)).statusCode).toBe(404);
+    expect((await fetchWithoutSession(`/api/media/${mediaId}/download?file=proxy`)).statusCode).toBe(400);
     const expired = signedDownloadUrl(t.ctx, mediaId, 'proxy', new Date(Date.now() - 1000));
     expect((await fetchWithoutSession(expired)).statusCode).toBe(403);
     // The cloud's webhook heard it too; the other account's nothing.
